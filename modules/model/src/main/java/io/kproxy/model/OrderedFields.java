@@ -1,0 +1,114 @@
+package io.kproxy.model;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * The immutable, insertion-ordered map behind {@link Json.Obj}: two parallel arrays, looked up
+ * by a linear scan when small (most Kubernetes objects) and through a hash index when larger.
+ */
+final class OrderedFields extends AbstractMap<String, Json> {
+
+    private static final int SCAN_LIMIT = 12;
+    private static final OrderedFields EMPTY = new OrderedFields(new String[0], new Json[0]);
+
+    private final String[] keys;
+    private final Json[] values;
+    private final Map<String, Integer> index;
+
+    private OrderedFields(String[] keys, Json[] values) {
+        this.keys = keys;
+        this.values = values;
+        if (keys.length > SCAN_LIMIT) {
+            Map<String, Integer> idx = HashMap.newHashMap(keys.length);
+            for (int i = 0; i < keys.length; i++) {
+                idx.put(keys[i], i);
+            }
+            this.index = idx;
+        } else {
+            this.index = null;
+        }
+    }
+
+    static OrderedFields of(Map<String, Json> source) {
+        if (source instanceof OrderedFields f) {
+            return f;
+        }
+        if (source.isEmpty()) {
+            return EMPTY;
+        }
+        String[] k = new String[source.size()];
+        Json[] v = new Json[source.size()];
+        int i = 0;
+        for (Map.Entry<String, Json> e : source.entrySet()) {
+            if (e.getKey() == null || e.getValue() == null) {
+                throw new InvalidValueException("json", String.valueOf(e.getKey()), "object keys and values must not be null");
+            }
+            k[i] = e.getKey();
+            v[i] = e.getValue();
+            i++;
+        }
+        return new OrderedFields(k, v);
+    }
+
+    @Override
+    public Json get(Object key) {
+        if (index != null) {
+            Integer i = index.get(key);
+            return i == null ? null : values[i];
+        }
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i].equals(key)) {
+                return values[i];
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return get(key) != null;
+    }
+
+    @Override
+    public int size() {
+        return keys.length;
+    }
+
+    @Override
+    public Set<Entry<String, Json>> entrySet() {
+        return new AbstractSet<>() {
+            @Override
+            public Iterator<Entry<String, Json>> iterator() {
+                return new Iterator<>() {
+                    private int i;
+
+                    @Override
+                    public boolean hasNext() {
+                        return i < keys.length;
+                    }
+
+                    @Override
+                    public Entry<String, Json> next() {
+                        if (i >= keys.length) {
+                            throw new NoSuchElementException();
+                        }
+                        Entry<String, Json> e = new SimpleImmutableEntry<>(keys[i], values[i]);
+                        i++;
+                        return e;
+                    }
+                };
+            }
+
+            @Override
+            public int size() {
+                return keys.length;
+            }
+        };
+    }
+}

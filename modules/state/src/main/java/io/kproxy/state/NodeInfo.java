@@ -1,0 +1,28 @@
+package io.kproxy.state;
+
+import io.kproxy.model.Cidr;
+import io.kproxy.model.IpAddress;
+import java.util.List;
+
+/**
+ * What the fold knows of this proxy's own Node.
+ *
+ * @param name       the node name ("" until a {@code ConfigRecorded} names it)
+ * @param observed   a {@code NodeObserved} has been folded and no delete since
+ * @param zone       label {@code topology.kubernetes.io/zone}, or ""
+ * @param primaryIPs the node's primary IPs, at most one per family (upstream's
+ *                   {@code GetNodeHostIPs}: InternalIP first, then ExternalIP)
+ * @param podCIDRs   {@code spec.podCIDRs} (for {@code detectLocalMode: NodeCIDR})
+ * @param eligible   false when the Node is being deleted or tainted
+ *                   {@code ToBeDeletedByClusterAutoscaler} (KEP-3836); /healthz reports it
+ */
+public record NodeInfo(String name, boolean observed, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs, boolean eligible) {
+
+    public NodeInfo {
+        if (name == null || zone == null) {
+            throw new IllegalArgumentException("name and zone must not be null (use \"\")");
+        }
+        primaryIPs = List.copyOf(primaryIPs);
+        podCIDRs = List.copyOf(podCIDRs);
+    }
+}
