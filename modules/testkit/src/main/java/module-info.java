@@ -1,0 +1,15 @@
+/**
+ * Shared test fixtures; a test-scope dependency only, never a main-scope one. Builders for
+ * Service, EndpointSlice and Node objects and for event sequences, a golden-file helper that
+ * prints a diff, the kernel-test gate ({@code KPROXY_REQUIRE_KERNEL}), and network namespaces.
+ *
+ * <p>It depends on events (and so model) only: state and backend tests use it, so it cannot
+ * depend on them (Maven forbids the cycle). Backend fakes live with the backend SPI.
+ */
+module io.kproxy.testkit {
+    requires transitive io.kproxy.events;
+    requires transitive org.junit.jupiter.api;
+    requires org.opentest4j;
+
+    exports io.kproxy.testkit;
+}
