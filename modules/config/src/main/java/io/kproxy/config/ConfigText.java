@@ -20,8 +20,8 @@ import java.util.Map;
 
 /**
  * YAML or JSON text to {@link Json} trees and back, for configuration files and Kubernetes object
- * files. Text whose first non-blank character is <code>{</code> or <code>[</code> is read as JSON,
- * anything else as YAML. Object keys keep their order; integers that fit in 64 bits become
+ * files. Text whose first non-blank character is <code>{</code> or <code>[</code> is read as JSON
+ * (falling back to YAML flow style), anything else as YAML. Object keys keep their order; integers that fit in 64 bits become
  * {@link Json.Int}, other numbers {@link Json.Dec}; a duplicate key is a syntax error (as
  * upstream's strict decoding). Errors are {@link ConfigException}s with the 1-based line and column.
  *
@@ -46,23 +46,7 @@ public final class ConfigText {
      * @throws ConfigException on a syntax error, or when the text holds more than one document
      */
     public static Json parse(String text) {
-        try (JsonParser p = parser(text)) {
-            JsonToken t = p.nextToken();
-            if (t == null) {
-                return Json.Null.INSTANCE;
-            }
-            Json doc = emptyAsNull(value(p, t));
-            JsonToken next = p.nextToken();
-            if (next != null) {
-                JsonLocation at = p.currentTokenLocation();
-                throw ConfigException.syntax(line(at), column(at), "expected one document, found more (use the multi-document reader)");
-            }
-            return doc;
-        } catch (JsonProcessingException e) {
-            throw syntax(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return read(text, ConfigText::one);
     }
 
     /**
@@ -73,15 +57,60 @@ public final class ConfigText {
      * @throws ConfigException on a syntax error
      */
     public static List<Json> parseAll(String text) {
+        return read(text, ConfigText::all);
+    }
+
+    private static Json one(JsonParser p) throws IOException {
+        JsonToken t = p.nextToken();
+        if (t == null) {
+            return Json.Null.INSTANCE;
+        }
+        Json doc = emptyAsNull(value(p, t));
+        if (p.nextToken() != null) {
+            JsonLocation at = p.currentTokenLocation();
+            throw ConfigException.syntax(line(at), column(at), "expected one document, found more (use the multi-document reader)");
+        }
+        return doc;
+    }
+
+    private static List<Json> all(JsonParser p) throws IOException {
         List<Json> docs = new ArrayList<>();
-        try (JsonParser p = parser(text)) {
-            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-                Json doc = emptyAsNull(value(p, t));
-                if (!(doc instanceof Json.Null)) {
-                    docs.add(doc);
-                }
+        for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+            Json doc = emptyAsNull(value(p, t));
+            if (!(doc instanceof Json.Null)) {
+                docs.add(doc);
             }
-            return List.copyOf(docs);
+        }
+        return List.copyOf(docs);
+    }
+
+    private interface Reader<T> {
+        T read(JsonParser p) throws IOException;
+    }
+
+    /**
+     * Text that starts like JSON is read as JSON; if that fails it may still be YAML flow style
+     * (<code>{a: 1}</code>), so it is read again as YAML, and the JSON error is reported only when
+     * YAML cannot read it either.
+     */
+    private static <T> T read(String text, Reader<T> reader) {
+        if (!startsLikeJson(text)) {
+            return read(YAML, text, reader);
+        }
+        try {
+            return read(JSON, text, reader);
+        } catch (ConfigException jsonError) {
+            try {
+                return read(YAML, text, reader);
+            } catch (ConfigException yamlError) {
+                throw jsonError;
+            }
+        }
+    }
+
+    private static <T> T read(JsonFactory factory, String text, Reader<T> reader) {
+        try (JsonParser p = factory.createParser(text)) {
+            return reader.read(p);
         } catch (JsonProcessingException e) {
             throw syntax(e);
         } catch (IOException e) {
@@ -99,13 +128,12 @@ public final class ConfigText {
         return write(YAML, json);
     }
 
-    private static JsonParser parser(String text) throws IOException {
+    private static boolean startsLikeJson(String text) {
         int i = 0;
         while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
             i++;
         }
-        boolean json = i < text.length() && (text.charAt(i) == '{' || text.charAt(i) == '[');
-        return (json ? JSON : YAML).createParser(text);
+        return i < text.length() && (text.charAt(i) == '{' || text.charAt(i) == '[');
     }
 
     private static Json value(JsonParser p, JsonToken t) throws IOException {

@@ -31,6 +31,13 @@ class ConfigTextTest {
     }
 
     @Test
+    void yamlFlowStyleThatLooksLikeJsonIsStillRead() {
+        assertThat(ConfigText.parse("{kind: Service, spec: {ports: [80]}}"))
+                .isEqualTo(Json.obj("kind", Json.of("Service"), "spec", Json.obj("ports", Json.arr(Json.of(80)))));
+        assertThat(ConfigText.parseAll("[a, b]")).containsExactly(Json.arr(Json.of("a"), Json.of("b")));
+    }
+
+    @Test
     void unquotedIpv6AllZerosNeedsQuotesAsUpstreamSays() {
         // cmd/kube-proxy/app/options_test.go TestLoadConfigFailures "Missing quotes around :: bindAddress".
         assertThatThrownBy(() -> ConfigText.parse("bindAddress: ::"))
@@ -48,11 +55,15 @@ class ConfigTextTest {
         assertThatThrownBy(() -> ConfigText.parse("a: 1\nb: [1, 2\nc: 3\n"))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.line()).hasValue(3))
                 .hasMessageStartingWith("syntax error at line 3, column ");
-        assertThatThrownBy(() -> ConfigText.parse("{\"a\": 1,}"))
+        // Neither JSON nor YAML flow style: the JSON error is reported.
+        assertThatThrownBy(() -> ConfigText.parse("{\"a\": 1 \"b\": 2}"))
                 .isInstanceOfSatisfying(ConfigException.class, e -> {
                     assertThat(e.line()).hasValue(1);
                     assertThat(e.column()).hasValue(9);
-                });
+                })
+                .hasMessageContaining("was expecting comma");
+        // YAML flow style allows a trailing comma (so does upstream's YAML-to-JSON decoding).
+        assertThat(ConfigText.parse("{\"a\": 1,}")).isEqualTo(Json.obj("a", Json.of(1)));
     }
 
     @Test
