@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * YAML or JSON text to {@link Json} trees and back, for configuration files and Kubernetes object
@@ -30,13 +31,26 @@ import java.util.Map;
 public final class ConfigText {
 
     private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
-    private static final YAMLFactory YAML = YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+    /**
+     * SnakeYAML refuses documents over 3 Mi code points by default; a {@code kind: List} object file
+     * can be larger, so allow 128 Mi (aliases stay limited by SnakeYAML's defaults).
+     */
+    private static final int YAML_CODE_POINT_LIMIT = 128 * 1024 * 1024;
+
+    private static final YAMLFactory YAML = YAMLFactory.builder().loaderOptions(loaderOptions())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
             .build();
 
     private ConfigText() {
+    }
+
+    private static LoaderOptions loaderOptions() {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(YAML_CODE_POINT_LIMIT);
+        return options;
     }
 
     /**

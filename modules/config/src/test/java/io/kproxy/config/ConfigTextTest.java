@@ -97,6 +97,13 @@ class ConfigTextTest {
     }
 
     @Test
+    void documentsLargerThanSnakeYamlsDefaultLimitAreRead() {
+        String big = "x".repeat(4 * 1024 * 1024);
+        assertThat(ConfigText.parseAll("kind: List\ndata: " + big + "\n")).singleElement()
+                .satisfies(doc -> assertThat(((Json.Obj) doc).string("data")).hasValue(big));
+    }
+
+    @Test
     void listKindIsOneDocument() {
         List<Json> docs = ConfigText.parseAll("kind: List\nitems:\n- kind: Service\n- kind: Service\n");
         assertThat(docs).hasSize(1);
