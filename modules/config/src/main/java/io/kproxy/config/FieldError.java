@@ -3,7 +3,7 @@ package io.kproxy.config;
 import java.util.Objects;
 
 /**
- * One refused configuration value.
+ * One refused configuration value. Immutable.
  *
  * @param path   the field path with upstream's JSON names, e.g. {@code iptables.masqueradeBit}
  *               or {@code nodePortAddresses[2]}; {@code ""} for the document itself
