@@ -4,6 +4,7 @@ import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -127,7 +128,7 @@ public final class Defaults {
         return v instanceof Json.Obj o ? c.with(key, f.apply(o)) : c;
     }
 
-    private static Json.Obj setIf(Json.Obj c, String key, Json value, java.util.function.Predicate<Json> unset) {
+    private static Json.Obj setIf(Json.Obj c, String key, Json value, Predicate<Json> unset) {
         return unset.test(c.fields().get(key)) ? c.with(key, value) : c;
     }
 
