@@ -8,6 +8,8 @@ module io.kproxy.config {
     requires transitive io.kproxy.model;
     requires com.fasterxml.jackson.core;
     requires com.fasterxml.jackson.dataformat.yaml;
+    // For LoaderOptions (the YAML document size limit); jackson-dataformat-yaml needs it at run time anyway.
+    requires org.yaml.snakeyaml;
 
     exports io.kproxy.config;
 }

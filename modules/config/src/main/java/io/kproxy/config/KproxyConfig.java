@@ -2,40 +2,92 @@ package io.kproxy.config;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * {@code kproxy}: what upstream's configuration lacks.
+ * {@code kproxy}: what upstream's configuration lacks. Immutable; no null components.
  *
- * @param journalDir       where the local journal lives
- * @param fsyncWindow      group-commit window: appends wait at most this long to share an fsync
- * @param snapshotInterval records between two state snapshots
+ * @param journalDir       where the local journal lives (default {@code /var/lib/kproxy/journal})
+ * @param fsyncWindow      group-commit window: appends wait at most this long to share an fsync (default 2ms)
+ * @param snapshotInterval records between two state snapshots (default 10000, at least 100)
  * @param retention        how much history the journal keeps
  * @param eventLog         which event log to use
  * @param serviceCIDRs     the cluster's service CIDRs (nftables drops traffic to unallocated
  *                         addresses in them); empty when unknown
- * @param adminAddress     the local admin endpoint for rollback/resume (loopback only)
+ * @param adminAddress     the local admin endpoint for rollback/resume, a loopback
+ *                         {@code host:port} (default {@code 127.0.0.1:10257})
  */
 public record KproxyConfig(String journalDir, Duration fsyncWindow, long snapshotInterval, RetentionConfig retention,
         EventLogConfig eventLog, List<String> serviceCIDRs, String adminAddress) {
 
     public KproxyConfig {
+        Objects.requireNonNull(journalDir, "journalDir");
+        Objects.requireNonNull(fsyncWindow, "fsyncWindow");
+        Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(eventLog, "eventLog");
         serviceCIDRs = List.copyOf(serviceCIDRs);
+        Objects.requireNonNull(adminAddress, "adminAddress");
     }
 
-    /** Journal retention: by age and by total size; never past the newest snapshot. */
+    /** Journal retention: by age (default 168h) and by total size (default 1 GiB); never past the newest snapshot. */
     public record RetentionConfig(Duration maxAge, long maxBytes) {
+        public RetentionConfig {
+            Objects.requireNonNull(maxAge, "maxAge");
+        }
     }
 
-    /** The event log: {@code local} (the journal) or {@code kafka}. */
+    /** The event log: {@code local} (the journal, default) or {@code kafka}. */
     public record EventLogConfig(EventLogType type, KafkaConfig kafka) {
+        public EventLogConfig {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(kafka, "kafka");
+        }
     }
 
+    /** {@code eventLog.type}. */
     public enum EventLogType {
-        LOCAL,
-        KAFKA
+        LOCAL("local"),
+        KAFKA("kafka");
+
+        private final String apiName;
+
+        EventLogType(String apiName) {
+            this.apiName = apiName;
+        }
+
+        /** The spelling in configuration files. */
+        public String apiName() {
+            return apiName;
+        }
+
+        /** The type spelled {@code name} exactly, if any. */
+        public static Optional<EventLogType> fromApiName(String name) {
+            for (EventLogType t : values()) {
+                if (t.apiName.equals(name)) {
+                    return Optional.of(t);
+                }
+            }
+            return Optional.empty();
+        }
     }
 
-    /** Kafka mode: the topic a cluster-wide recorder appends to and node agents consume. */
+    /**
+     * Kafka mode: the topic a cluster-wide recorder appends to and node agents consume. Required
+     * (non-empty) when {@code eventLog.type} is {@code kafka}; {@code ""} otherwise means unset.
+     *
+     * @param bootstrapServers comma-separated {@code host:port} list
+     * @param topic            the topic name
+     * @param clientId         the Kafka client id; {@code ""} lets the agent derive one
+     */
     public record KafkaConfig(String bootstrapServers, String topic, String clientId) {
+        public KafkaConfig {
+            Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+            Objects.requireNonNull(topic, "topic");
+            Objects.requireNonNull(clientId, "clientId");
+        }
+
+        /** No Kafka settings. */
+        public static final KafkaConfig UNSET = new KafkaConfig("", "", "");
     }
 }

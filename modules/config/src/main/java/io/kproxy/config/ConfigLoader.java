@@ -1,0 +1,82 @@
+package io.kproxy.config;
+
+import io.kproxy.model.Json;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Loads the proxy's configuration: parse ({@link ConfigText}) → default ({@link Defaults}) → bind
+ * (strict, all errors at once) → validate ({@link Validator}). Also the reverse, {@link #toTree},
+ * which the agent records in its {@code ConfigRecorded} event, and {@link #fromTree} which reads
+ * such a record back.
+ *
+ * <p>Stateless and thread-safe. {@link #load(Path)} blocks on file I/O; the other methods are pure.
+ */
+public final class ConfigLoader {
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * Loads a {@code KubeProxyConfiguration} YAML or JSON file.
+     *
+     * @throws ConfigException when the file cannot be read, cannot be parsed, or holds refused
+     *                         values; the message names the file and lists every error
+     */
+    public static ProxyConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(List.of(new FieldError("", "", "not UTF-8 text"))).from(file.toString());
+        } catch (IOException e) {
+            throw new ConfigException(List.of(new FieldError("", "", "cannot read the file: " + e))).from(file.toString());
+        }
+        try {
+            return load(text);
+        } catch (ConfigException e) {
+            throw e.from(file.toString());
+        }
+    }
+
+    /**
+     * Loads a {@code KubeProxyConfiguration} from YAML or JSON text.
+     *
+     * @throws ConfigException on a syntax error or refused values (all of them listed)
+     */
+    public static ProxyConfig load(String text) {
+        Json doc = ConfigText.parse(text);
+        Json defaulted = doc instanceof Json.Obj o ? Defaults.apply(o) : doc;
+        return Validator.requireValid(Binder.bind(defaulted));
+    }
+
+    /** The configuration in force when no {@code --config} is given: every field at its default. */
+    public static ProxyConfig defaults() {
+        return Validator.requireValid(Binder.bind(Defaults.apply(
+                Json.obj("apiVersion", Json.of(Defaults.API_VERSION), "kind", Json.of(Defaults.KIND)))));
+    }
+
+    /**
+     * The effective configuration as a {@code KubeProxyConfiguration} tree with upstream's field
+     * names: every field, defaults included, durations as Go text. {@link #fromTree} of the result
+     * is equal to {@code config}.
+     */
+    public static Json.Obj toTree(ProxyConfig config) {
+        return TreeWriter.write(config);
+    }
+
+    /**
+     * Binds a tree written by {@link #toTree} (e.g. from a recorded {@code ConfigRecorded} event).
+     * Strict like loading, but neither defaulted nor validated: a recorded configuration is
+     * reproduced exactly as it was in force, even if a later version's rules are stricter.
+     *
+     * @throws ConfigException when the tree has unknown fields or values of the wrong type
+     */
+    public static ProxyConfig fromTree(Json.Obj tree) {
+        return Binder.bind(tree);
+    }
+}
