@@ -45,6 +45,9 @@ public final class FoldedState {
             throw new IllegalArgumentException("record offset " + record.offset() + " is not after the folded offset " + offset);
         }
         Folder.Result r = Folder.fold(cluster, record);
+        if (r.cluster() == cluster) {
+            return new FoldStep(new FoldedState(cluster, node, record.offset()), StateDelta.EMPTY, r.rejections());
+        }
         NodeState next = Projector.update(node, cluster, r.cluster(), r.touched(), r.everything());
         return new FoldStep(new FoldedState(r.cluster(), next, record.offset()), StateDelta.between(node, next), r.rejections());
     }
