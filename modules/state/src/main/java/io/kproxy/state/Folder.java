@@ -51,6 +51,11 @@ final class Folder {
             case EndpointSliceObserved e -> {
                 Problems p = new Problems(offset, "EndpointSlice", e.slice().toString());
                 Optional<SliceSpec> spec = SliceParser.parse(e.slice(), new Origin(offset, e.resourceVersion()), e.object(), p);
+                SliceSpec old = c.slices.get(e.slice());
+                if (spec.isPresent() && old != null && old.service().equals(spec.get().service())) {
+                    // The common update: same slice, same service; replace it in place.
+                    yield new Result(addSlice(c, spec.get(), new TreeSet<>()), Set.of(old.service()), false, p.list());
+                }
                 Set<ServiceRef> touched = new TreeSet<>();
                 ClusterState next = removeSlice(c, e.slice(), touched);
                 if (spec.isPresent()) {

@@ -48,7 +48,16 @@ final class Projector {
                 v6 = replace(v6, oldCluster.services.get(ref), newCluster, ref, IpFamily.IPV6);
             }
         }
+        if (oldCluster.settings == newCluster.settings && oldCluster.node == newCluster.node) {
+            // Only services changed: keep the node-level parts as they are (the hot path).
+            return new NodeState(before.node(), before.settings(), newCluster.servicesSynced && newCluster.slicesSynced,
+                    withPorts(before.ipv4(), v4), withPorts(before.ipv6(), v6));
+        }
         return frame(newCluster, v4, v6);
+    }
+
+    private static FamilyState withPorts(FamilyState f, PersistentMap<ServicePortName, ServicePortState> ports) {
+        return ports == f.ports() ? f : new FamilyState(f.family(), ports, f.nodeIPs(), f.nodePortAddresses(), f.localDetector());
     }
 
     /** The node-level parts around the given port maps. */
