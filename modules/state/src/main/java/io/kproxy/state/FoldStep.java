@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The result of folding one record: the new state, what changed in the node's desired state,
- * and what was skipped as malformed. Immutable.
+ * and what was skipped as malformed. Immutable and thread-safe; no null components.
  *
  * @param state      the state after the record
  * @param delta      how {@code state.node()} differs from the previous state's node
