@@ -5,6 +5,7 @@ package io.kproxy.state;
  * never throws for bad input; it skips what upstream kube-proxy would skip (a service whose
  * cluster IP does not parse, an endpoint whose address does not parse, a slice port without a
  * name, ...) and reports it here so that the engine can log it and emit a warning event.
+ * Immutable and thread-safe; no null components.
  *
  * @param offset the log offset of the record that carried the object
  * @param kind   {@code Service}, {@code EndpointSlice}, {@code Node} or {@code Config}
