@@ -11,10 +11,13 @@ import java.util.List;
  * @param observed   a {@code NodeObserved} has been folded and no delete since
  * @param zone       label {@code topology.kubernetes.io/zone}, or ""
  * @param primaryIPs the node's primary IPs, at most one per family (upstream's
- *                   {@code GetNodeHostIPs}: InternalIP first, then ExternalIP)
+ *                   {@code GetNodeHostIPs}: InternalIP first, then ExternalIP), as the Node object
+ *                   gives them; a configured {@code bindAddress} overrides them in
+ *                   {@link FamilyState#nodeIPs()} only
  * @param podCIDRs   {@code spec.podCIDRs} (for {@code detectLocalMode: NodeCIDR})
- * @param eligible   false when the Node is being deleted or tainted
- *                   {@code ToBeDeletedByClusterAutoscaler} (KEP-3836); /healthz reports it
+ * @param eligible   false when the Node is being deleted, was deleted, or is tainted
+ *                   {@code ToBeDeletedByClusterAutoscaler} (KEP-3836); true before any Node was
+ *                   folded, as upstream assumes at startup; /healthz reports it
  */
 public record NodeInfo(String name, boolean observed, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs, boolean eligible) {
 

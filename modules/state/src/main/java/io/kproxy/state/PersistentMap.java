@@ -129,6 +129,25 @@ public final class PersistentMap<K extends Comparable<? super K>, V> extends Abs
         };
     }
 
+    /** The tree's structure as text, {@code (left key right)}; for tests of the canonical shape. */
+    String shape() {
+        StringBuilder sb = new StringBuilder();
+        shape(root, sb);
+        return sb.toString();
+    }
+
+    private static void shape(Node<?, ?> n, StringBuilder sb) {
+        if (n == null) {
+            sb.append('.');
+            return;
+        }
+        sb.append('(');
+        shape(n.left, sb);
+        sb.append(' ').append(n.key).append(' ');
+        shape(n.right, sb);
+        sb.append(')');
+    }
+
     // ---- treap ---------------------------------------------------------------------------------
 
     private record Node<K, V>(K key, V value, int priority, Node<K, V> left, Node<K, V> right, int size) {

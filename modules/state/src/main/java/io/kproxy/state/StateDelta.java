@@ -1,9 +1,13 @@
 package io.kproxy.state;
 
+import io.kproxy.model.IpFamily;
+import io.kproxy.model.Protocol;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.model.ServiceRef;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -11,11 +15,17 @@ import java.util.stream.Collectors;
  *
  * @param changedPorts      service ports whose entry in either family was added, removed or
  *                          changed
- * @param conntrackCleanup  UDP service ports that had endpoints before and lost at least one
- *                          (upstream's {@code ConntrackCleanupRequired}, reference row 37)
- * @param nodeChanged       the node's topology, addresses or eligibility changed: iptables and
- *                          nftables do a full sync on a topology change
- * @param settingsChanged   the configuration in force changed (a full sync)
+ * @param conntrackCleanup  UDP service ports that may hold stale conntrack entries: a serving
+ *                          endpoint they had is gone or no longer serving, or they went from no
+ *                          serving endpoint to some (upstream's {@code detectStaleConntrackEntries}
+ *                          deleted endpoints and newly active services, {@code pkg/proxy/endpoints.go};
+ *                          reference row 37). A port in either family counts; a removed port
+ *                          that had serving endpoints counts too.
+ * @param nodeChanged       something node-level changed: the {@link NodeInfo} (topology,
+ *                          addresses, eligibility, name) or a family's node IPs, NodePort
+ *                          addresses or local detector (which the configuration also feeds):
+ *                          iptables and nftables do a full sync
+ * @param settingsChanged   the {@link DataplaneSettings} in force changed (a full sync)
  */
 public record StateDelta(Set<ServicePortName> changedPorts, Set<ServicePortName> conntrackCleanup, boolean nodeChanged,
         boolean settingsChanged) {
@@ -25,6 +35,71 @@ public record StateDelta(Set<ServicePortName> changedPorts, Set<ServicePortName>
     public StateDelta {
         changedPorts = Set.copyOf(changedPorts);
         conntrackCleanup = Set.copyOf(conntrackCleanup);
+    }
+
+    /**
+     * How {@code after} differs from {@code before}: the service ports whose entry differs in
+     * either family, the UDP ports needing conntrack cleanup, and whether the node or the
+     * settings changed. Exact by construction (it compares values); cheap when the two share
+     * structure, since {@link PersistentMap#diff} skips shared subtrees. A change of
+     * {@link NodeState#synced()} alone yields an empty delta: callers compare it themselves.
+     */
+    public static StateDelta between(NodeState before, NodeState after) {
+        TreeSet<ServicePortName> changed = new TreeSet<>();
+        TreeSet<ServicePortName> conntrack = new TreeSet<>();
+        boolean familyNodeChanged = false;
+        for (IpFamily f : IpFamily.values()) {
+            FamilyState a = before.family(f);
+            FamilyState b = after.family(f);
+            a.ports().diff(b.ports(), new PersistentMap.DiffVisitor<>() {
+                @Override
+                public void added(ServicePortName key, ServicePortState value) {
+                    changed.add(key);
+                    if (key.protocol() == Protocol.UDP && !serving(value.endpoints()).isEmpty()) {
+                        conntrack.add(key);
+                    }
+                }
+
+                @Override
+                public void removed(ServicePortName key, ServicePortState value) {
+                    changed.add(key);
+                    if (key.protocol() == Protocol.UDP && !serving(value.endpoints()).isEmpty()) {
+                        conntrack.add(key);
+                    }
+                }
+
+                @Override
+                public void changed(ServicePortName key, ServicePortState old, ServicePortState now) {
+                    changed.add(key);
+                    if (key.protocol() == Protocol.UDP) {
+                        Set<String> was = serving(old.endpoints());
+                        Set<String> is = serving(now.endpoints());
+                        if (!is.containsAll(was) || (was.isEmpty() && !is.isEmpty())) {
+                            conntrack.add(key);
+                        }
+                    }
+                }
+            });
+            familyNodeChanged |= !a.nodeIPs().equals(b.nodeIPs()) || !a.nodePortAddresses().equals(b.nodePortAddresses())
+                    || !a.localDetector().equals(b.localDetector());
+        }
+        boolean settingsChanged = !before.settings().equals(after.settings());
+        boolean nodeChanged = familyNodeChanged || !before.node().equals(after.node());
+        if (changed.isEmpty() && !nodeChanged && !settingsChanged) {
+            return EMPTY;
+        }
+        return new StateDelta(changed, conntrack, nodeChanged, settingsChanged);
+    }
+
+    /** {@code ip:port} of the serving endpoints: upstream tracks stale entries by endpoint string and IsServing. */
+    private static Set<String> serving(List<Endpoint> endpoints) {
+        Set<String> out = new HashSet<>();
+        for (Endpoint ep : endpoints) {
+            if (ep.serving()) {
+                out.add(ep.hostPort());
+            }
+        }
+        return out;
     }
 
     public boolean isEmpty() {

@@ -1,0 +1,49 @@
+package io.kproxy.state;
+
+import io.kproxy.config.LocalMode;
+import io.kproxy.model.Cidr;
+import io.kproxy.model.IpAddress;
+import java.util.List;
+
+/**
+ * The few fields of the recorded configuration that the fold and projection read, defaulted as
+ * upstream does ({@code pkg/proxy/apis/config/v1alpha1/defaults.go}, {@code server_linux.go}
+ * platformApplyDefaults, and the v1alpha1 conversion for {@code masqueradeAll} and
+ * {@code clusterCIDR}).
+ *
+ * @param nodeName          the node this proxy runs for ("" before any {@code ConfigRecorded})
+ * @param mode              {@code iptables}, {@code ipvs} or {@code nftables}
+ * @param nodePortAddresses entries as configured: canonical CIDR text or a keyword
+ *                          ({@code primary}, {@code all}, {@code localhost}); empty = mode default
+ * @param bindAddress       {@code bindAddress} when set and not unspecified (at most one)
+ */
+record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int iptablesMasqueradeBit, int nftablesMasqueradeBit,
+        boolean localhostNodePorts, List<Cidr> serviceCIDRs, List<Cidr> clusterCIDRs, LocalMode detectLocalMode, String bridgeInterface,
+        String interfaceNamePrefix, List<String> nodePortAddresses, List<IpAddress> bindAddress) {
+
+    static final String PRIMARY = "primary";
+    static final String ALL = "all";
+    static final String LOCALHOST = "localhost";
+
+    /** Upstream's defaults on Linux, for a node whose configuration has not been recorded yet. */
+    static final ProxySettings DEFAULT = new ProxySettings("", "iptables", false, 14, 14, true, List.of(), List.of(),
+            LocalMode.CLUSTER_CIDR, "", "", List.of(), List.of());
+
+    ProxySettings {
+        if (nodeName == null || mode == null || detectLocalMode == null || bridgeInterface == null || interfaceNamePrefix == null) {
+            throw new IllegalArgumentException("nodeName, mode, detectLocalMode and interface names are required");
+        }
+        serviceCIDRs = List.copyOf(serviceCIDRs);
+        clusterCIDRs = List.copyOf(clusterCIDRs);
+        nodePortAddresses = List.copyOf(nodePortAddresses);
+        bindAddress = List.copyOf(bindAddress);
+        if (bindAddress.size() > 1) {
+            throw new IllegalArgumentException("at most one bind address");
+        }
+    }
+
+    /** The rule-changing subset the backends read. */
+    DataplaneSettings dataplane() {
+        return new DataplaneSettings(mode, masqueradeAll, iptablesMasqueradeBit, nftablesMasqueradeBit, localhostNodePorts, serviceCIDRs);
+    }
+}

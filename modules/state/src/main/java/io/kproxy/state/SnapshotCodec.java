@@ -1,0 +1,120 @@
+package io.kproxy.state;
+
+import io.kproxy.model.EndpointSliceRef;
+import io.kproxy.model.ServiceRef;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.zip.CRC32C;
+
+/**
+ * The snapshot format of a {@link ClusterState}: a format-version byte, the folded offset, the
+ * parsed state (configuration, node, sync barriers, services, slices with their origins), and a
+ * CRC-32C of everything before it. The node projection is not stored: it is a pure function of
+ * the cluster state and is recomputed on decode.
+ *
+ * <p>Version history: 1 — first format. A new format gets a new version; decoders keep reading
+ * the old ones.
+ */
+final class SnapshotCodec {
+
+    static final byte VERSION = 1;
+
+    private SnapshotCodec() {
+    }
+
+    record Decoded(ClusterState cluster, long offset) {
+    }
+
+    static byte[] encode(ClusterState c, long offset) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + c.services.size() * 96 + c.slices.size() * 256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            SnapshotWriter w = new SnapshotWriter(out);
+            out.writeByte(VERSION);
+            out.writeLong(offset);
+            w.settings(c.settings);
+            out.writeLong(c.configOffset);
+            out.writeBoolean(c.servicesSynced);
+            out.writeBoolean(c.slicesSynced);
+            out.writeBoolean(c.nodesSynced);
+            w.node(c.node);
+            out.writeInt(c.services.size());
+            for (ServiceSpec s : c.services.values()) {
+                w.service(s);
+            }
+            out.writeInt(c.slices.size());
+            for (SliceSpec s : c.slices.values()) {
+                w.slice(s);
+            }
+            out.flush();
+            CRC32C crc = new CRC32C();
+            crc.update(bytes.toByteArray());
+            out.writeInt((int) crc.getValue());
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static Decoded decode(byte[] data) {
+        if (data == null || data.length < 1 + 8 + 4) {
+            throw new SnapshotDecodeException("snapshot too short: " + (data == null ? 0 : data.length) + " bytes");
+        }
+        if (data[0] != VERSION) {
+            throw new SnapshotDecodeException("unknown snapshot format version " + data[0] + " (this version reads " + VERSION + ")");
+        }
+        int bodyLength = data.length - 4;
+        CRC32C crc = new CRC32C();
+        crc.update(data, 0, bodyLength);
+        int stored = ((data[bodyLength] & 0xFF) << 24) | ((data[bodyLength + 1] & 0xFF) << 16) | ((data[bodyLength + 2] & 0xFF) << 8)
+                | (data[bodyLength + 3] & 0xFF);
+        if ((int) crc.getValue() != stored) {
+            throw new SnapshotDecodeException("snapshot checksum mismatch");
+        }
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(data, 1, bodyLength - 1));
+            SnapshotReader r = new SnapshotReader(in, bodyLength);
+            long offset = in.readLong();
+            if (offset < -1) {
+                throw new SnapshotDecodeException("negative offset " + offset);
+            }
+            ProxySettings settings = r.settings();
+            long configOffset = in.readLong();
+            boolean servicesSynced = in.readBoolean();
+            boolean slicesSynced = in.readBoolean();
+            boolean nodesSynced = in.readBoolean();
+            NodeSpec node = r.node();
+            PersistentMap<ServiceRef, ServiceSpec> services = PersistentMap.empty();
+            int n = r.count();
+            for (int i = 0; i < n; i++) {
+                ServiceSpec s = r.service();
+                services = services.plus(s.ref(), s);
+            }
+            PersistentMap<EndpointSliceRef, SliceSpec> slices = PersistentMap.empty();
+            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> byService = PersistentMap.empty();
+            n = r.count();
+            for (int i = 0; i < n; i++) {
+                SliceSpec s = r.slice();
+                slices = slices.plus(s.ref(), s);
+                PersistentMap<EndpointSliceRef, SliceSpec> group = byService.get(s.service());
+                byService = byService.plus(s.service(), (group == null ? PersistentMap.<EndpointSliceRef, SliceSpec>empty() : group)
+                        .plus(s.ref(), s));
+            }
+            if (in.available() != 0) {
+                throw new SnapshotDecodeException(in.available() + " unread bytes after the state");
+            }
+            if (services.size() != r.servicesRead() || slices.size() != n) {
+                throw new SnapshotDecodeException("duplicate keys in snapshot");
+            }
+            return new Decoded(new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
+                    byService), offset);
+        } catch (IOException e) {
+            throw new SnapshotDecodeException("truncated snapshot", e);
+        } catch (IllegalArgumentException | IllegalStateException | NullPointerException e) {
+            throw new SnapshotDecodeException("invalid value in snapshot: " + e.getMessage(), e);
+        }
+    }
+}

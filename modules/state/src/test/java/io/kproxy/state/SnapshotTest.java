@@ -1,0 +1,89 @@
+package io.kproxy.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kproxy.model.Json;
+import io.kproxy.testkit.EndpointSliceFixture;
+import io.kproxy.testkit.NodeFixture;
+import io.kproxy.testkit.ServiceFixture;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SnapshotTest {
+
+    static FoldedState rich() {
+        Json.Obj config = Json.obj("mode", Json.of("nftables"), "clusterCIDR", Json.of("10.0.0.0/8,fd00::/48"), "nodePortAddresses",
+                Json.arr(Json.of("primary"), Json.of("localhost")), "bindAddress", Json.of("192.168.0.9"), "kproxy",
+                Json.obj("serviceCIDRs", Json.arr(Json.of("172.30.0.0/16"))));
+        return Logs.fold(Logs.synced(config).then(
+                NodeFixture.node(Logs.NODE).zone("zone-a").internalIP("192.168.0.2").internalIP("fd00:9::2").podCIDRs("10.0.1.0/24")
+                        .observed(),
+                ServiceFixture.service("ns", "lb").type("LoadBalancer").ipFamilies("IPv4", "IPv6").clusterIP("172.30.0.1")
+                        .clusterIP("fd00::1").port("http", 80, "TCP", 30080).port("dns", 53, "UDP", 30053).externalIPs("1.2.3.4")
+                        .loadBalancerIngress("5.6.7.8").loadBalancerSourceRanges("10.0.0.0/8").externalTrafficPolicy("Local")
+                        .healthCheckNodePort(32000).sessionAffinity(300).resourceVersion("41").observed(),
+                ServiceFixture.service("ns", "headless").clusterIP("None").observed(),
+                EndpointSliceFixture.slice("ns", "lb-1", "lb").port("http", 8080, "TCP").port("dns", 5353, "UDP").endpoint("10.0.0.1")
+                        .node(Logs.NODE).zoneHints("zone-a").nodeHints(Logs.NODE).endpoint("10.0.0.2").ready(false).serving(true)
+                        .terminating(true).resourceVersion("42").observed(),
+                EndpointSliceFixture.slice("ns", "lb-2", "lb").addressType("IPv6").port("http", 8080, "TCP").endpoint("fd00:1::1")
+                        .observed(),
+                EndpointSliceFixture.slice("ns", "lb-fqdn", "lb").addressType("FQDN").endpoint("example.com").observed()));
+    }
+
+    @Test
+    void roundTripsExactly() {
+        FoldedState s = rich();
+        byte[] snap = s.toSnapshot();
+        assertThat(snap[0]).as("format version first").isEqualTo(SnapshotCodec.VERSION);
+        FoldedState back = FoldedState.fromSnapshot(snap);
+        assertThat(back).isEqualTo(s);
+        assertThat(back.cluster()).isEqualTo(s.cluster());
+        assertThat(back.node()).isEqualTo(s.node());
+        assertThat(back.offset()).isEqualTo(s.offset());
+        assertThat(back.cluster().sliceOrigins(new io.kproxy.model.ServiceRef("ns", "lb"))).isEqualTo(
+                s.cluster().sliceOrigins(new io.kproxy.model.ServiceRef("ns", "lb")));
+        assertThat(FoldedState.fromSnapshot(FoldedState.initial().toSnapshot())).isEqualTo(FoldedState.initial());
+    }
+
+    @Test
+    void invalidValuesBehindAValidChecksumAreRefused() {
+        byte[] snap = rich().toSnapshot();
+        // version(1) offset(8) nodeName(4+9) mode(4+8) masqueradeAll(1), then the iptables masquerade bit.
+        int bitAt = 1 + 8 + 4 + Logs.NODE.length() + 4 + "nftables".length() + 1;
+        assertThat(snap[bitAt]).isEqualTo((byte) 14);
+        snap[bitAt] = 40;
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(snap, 0, snap.length - 4);
+        java.nio.ByteBuffer.wrap(snap, snap.length - 4, 4).putInt((int) crc.getValue());
+        assertThatThrownBy(() -> FoldedState.fromSnapshot(snap)).isInstanceOf(SnapshotDecodeException.class)
+                .hasMessageContaining("invalid value");
+    }
+
+    @Test
+    void garbageIsRefusedWithATypedException() {
+        byte[] snap = rich().toSnapshot();
+        assertThatThrownBy(() -> FoldedState.fromSnapshot(new byte[0])).isInstanceOf(SnapshotDecodeException.class);
+        assertThatThrownBy(() -> FoldedState.fromSnapshot(null)).isInstanceOf(SnapshotDecodeException.class);
+        byte[] otherVersion = snap.clone();
+        otherVersion[0] = 99;
+        assertThatThrownBy(() -> FoldedState.fromSnapshot(otherVersion)).isInstanceOf(SnapshotDecodeException.class)
+                .hasMessageContaining("version 99");
+        assertThatThrownBy(() -> FoldedState.fromSnapshot(Arrays.copyOf(snap, snap.length - 7)))
+                .isInstanceOf(SnapshotDecodeException.class);
+        Random rnd = new Random(3);
+        for (int i = 0; i < 200; i++) {
+            byte[] flipped = snap.clone();
+            flipped[1 + rnd.nextInt(flipped.length - 1)] ^= (byte) (1 << rnd.nextInt(8));
+            assertThatThrownBy(() -> FoldedState.fromSnapshot(flipped)).as("flip %d", i).isInstanceOf(SnapshotDecodeException.class);
+            byte[] random = new byte[rnd.nextInt(200)];
+            rnd.nextBytes(random);
+            if (random.length > 0) {
+                random[0] = SnapshotCodec.VERSION;
+            }
+            assertThatThrownBy(() -> FoldedState.fromSnapshot(random)).as("random %d", i).isInstanceOf(SnapshotDecodeException.class);
+        }
+    }
+}
