@@ -16,7 +16,7 @@ import java.util.Optional;
  * on success {@code lastApplied = tx.result()} and {@code cleanConntrack(conntrackFilters(...))};
  * on failure {@code lastApplied = empty} so that the next sync is a full one.
  */
-public interface Backend {
+public interface Backend extends AutoCloseable {
 
     /** The mode name ({@code nftables}, {@code iptables}, ...). */
     String mode();
@@ -56,4 +56,8 @@ public interface Backend {
 
     /** Deletes the flows matched by {@code filters}; returns how many were deleted. Blocks. */
     int cleanConntrack(List<ConntrackFilter> filters) throws KernelException;
+
+    /** Releases the kernel ports (native contexts, threads). */
+    @Override
+    void close();
 }

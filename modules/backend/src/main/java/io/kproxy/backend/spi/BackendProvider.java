@@ -18,7 +18,15 @@ public interface BackendProvider {
      * A backend programming the network namespace this process runs in, through the
      * provider's default kernel and conntrack ports.
      */
-    Backend create();
+    default Backend create() {
+        return create(Optional.empty());
+    }
+
+    /**
+     * A backend programming the named network namespace ({@code /var/run/netns/<name>}; tests,
+     * benchmarks, {@code kproxy} run for another namespace), or this process's own when empty.
+     */
+    Backend create(Optional<String> netns);
 
     /** A backend programming through the given ports (tests, benchmarks, another namespace). */
     Backend create(KernelPort kernel, ConntrackPort conntrack);
