@@ -51,11 +51,23 @@ final class NftKernelPort implements KernelPort {
     static KernelException refusal(String script, String error) {
         Matcher m = LOCATED.matcher(error);
         KernelException.Kind kind = RETRYABLE.matcher(error).find() ? KernelException.Kind.RETRYABLE : KernelException.Kind.FATAL;
+        String[] lines = script.split("\n", -1);
         if (m.find()) {
             int line = Integer.parseInt(m.group(1));
-            String[] lines = script.split("\n", -1);
             String failing = line >= 1 && line <= lines.length ? lines[line - 1] : null;
             return new KernelException(kind, error.strip(), line, failing, null);
+        }
+        // libnftables reading a buffer names no location: it echoes the failing command on the
+        // line after "Error: ...", with carets under the offending part.
+        String[] out = error.split("\n");
+        for (int i = 0; i + 1 < out.length; i++) {
+            if (out[i].contains("Error:")) {
+                for (int k = 0; k < lines.length; k++) {
+                    if (!lines[k].isBlank() && lines[k].strip().equals(out[i + 1].strip())) {
+                        return new KernelException(kind, error.strip(), k + 1, lines[k], null);
+                    }
+                }
+            }
         }
         return new KernelException(kind, error.isBlank() ? "nft failed without a message" : error.strip());
     }
