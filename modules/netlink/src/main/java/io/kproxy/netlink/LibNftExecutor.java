@@ -81,9 +81,40 @@ public final class LibNftExecutor implements NftExecutor {
             // Reading a buffer also resets it for the next command.
             String out = l.nft_ctx_get_output_buffer(ctx);
             String err = l.nft_ctx_get_error_buffer(ctx);
+            if (rc != 0) {
+                err = locate(l, script, err);
+            }
             l.nft_ctx_set_dry_run(ctx, false);
             return new NftResult(rc == 0, out, err);
         });
+    }
+
+    /**
+     * nft reading a buffer reports no line number (and 1.0.6 echoes the wrong line), while nft
+     * reading a file prefixes {@code file:LINE:COL-COL:}. After a refusal, which left the kernel
+     * unchanged, the script is checked again from a private temporary file, dry, to learn the line.
+     */
+    private String locate(LibNftables l, String script, String bufferError) {
+        java.nio.file.Path tmp = null;
+        try {
+            tmp = java.nio.file.Files.createTempFile("kproxy-nft-", ".nft");
+            java.nio.file.Files.writeString(tmp, script);
+            l.nft_ctx_set_dry_run(ctx, true);
+            int rc = l.nft_run_cmd_from_filename(ctx, tmp.toString());
+            l.nft_ctx_get_output_buffer(ctx);
+            String located = l.nft_ctx_get_error_buffer(ctx);
+            return rc != 0 && located != null && !located.isBlank() ? located : bufferError;
+        } catch (java.io.IOException e) {
+            return bufferError;
+        } finally {
+            if (tmp != null) {
+                try {
+                    java.nio.file.Files.deleteIfExists(tmp);
+                } catch (java.io.IOException e) {
+                    LOG.debug("cannot delete {} reason={}", tmp, e.toString());
+                }
+            }
+        }
     }
 
     @Override

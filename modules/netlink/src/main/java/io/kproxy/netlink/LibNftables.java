@@ -14,6 +14,8 @@ public interface LibNftables {
 
     int nft_run_cmd_from_buffer(Pointer ctx, String buffer);
 
+    int nft_run_cmd_from_filename(Pointer ctx, String filename);
+
     int nft_ctx_buffer_output(Pointer ctx);
 
     int nft_ctx_buffer_error(Pointer ctx);
