@@ -16,7 +16,6 @@ import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
 import io.kproxy.testkit.KernelTests;
-import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Topology;
 import java.time.Instant;
 import java.util.List;
@@ -160,6 +159,5 @@ class NftPacketFlowIT {
                 tcp("bridge detector: external traffic masqueraded", "ext", a.cip(11), 80, reaches(Flow.Masq.YES, "pod1")),
                 tcp("bridge detector: pod short-circuit to eTP Local LB", "pod2", a.lb(13), 80, reaches(Flow.Masq.NO, "pod1", "rpod")))
                 .forEach(f -> f.check(topo, a, TIMEOUT));
-        assertThat(Outcome.Kind.values()).isNotEmpty();
     }
 }
