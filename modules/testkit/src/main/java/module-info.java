@@ -1,7 +1,11 @@
 /**
  * Shared test fixtures; a test-scope dependency only, never a main-scope one. Builders for
  * Service, EndpointSlice and Node objects and for event sequences, a golden-file helper that
- * prints a diff, the kernel-test gate ({@code KPROXY_REQUIRE_KERNEL}), and network namespaces.
+ * prints a diff, the kernel-test gate ({@code KPROXY_REQUIRE_KERNEL}), network namespaces, and
+ * the packet-test topology ({@code io.kproxy.testkit.netns}: namespaces for a node, its pods, an
+ * external client and a second node, with echo servers and probes; sockets are created inside a
+ * namespace through {@code setns(2)} via the JDK's foreign-function API, so launch with
+ * {@code --enable-native-access=io.kproxy.testkit}).
  *
  * <p>It depends on events (and so model) only: state and backend tests use it, so it cannot
  * depend on them (Maven forbids the cycle). Backend fakes live with the backend SPI.
@@ -12,4 +16,5 @@ module io.kproxy.testkit {
     requires org.opentest4j;
 
     exports io.kproxy.testkit;
+    exports io.kproxy.testkit.netns;
 }

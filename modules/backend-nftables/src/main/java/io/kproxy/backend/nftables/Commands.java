@@ -1,0 +1,88 @@
+package io.kproxy.backend.nftables;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds nft command text ({@code nft -f} syntax, one command a line) and counts operations.
+ * Comment lines ({@code # ...}) are not operations. Not thread-safe.
+ */
+final class Commands {
+
+    private final StringBuilder text = new StringBuilder();
+    private int operations;
+
+    void add(String command) {
+        text.append(command).append('\n');
+        operations++;
+    }
+
+    void comment(String comment) {
+        text.append("# ").append(comment).append('\n');
+    }
+
+    void blank() {
+        if (!text.isEmpty()) {
+            text.append('\n');
+        }
+    }
+
+    int operations() {
+        return operations;
+    }
+
+    String text() {
+        return operations == 0 ? "" : text.toString();
+    }
+
+    // ---- the commands of one fragment or object -------------------------------------------------
+
+    static String affinitySetDecl(String table, NftFamily f, String name, int timeoutSeconds) {
+        return "add set " + table + " " + name + " { type " + f.addrType() + " ; flags dynamic,timeout ; timeout " + timeoutSeconds + "s ; }";
+    }
+
+    static String mapDecl(String table, String name) {
+        return "add map " + table + " " + name + " { " + NftVerdictMap.TYPE + " ; }";
+    }
+
+    static String mapElements(String table, NftVerdictMap m) {
+        StringBuilder b = new StringBuilder("add element ").append(table).append(' ').append(m.name()).append(" { ");
+        for (int i = 0; i < m.targets().size(); i++) {
+            if (i > 0) {
+                b.append(", ");
+            }
+            b.append(i).append(" : goto ").append(m.targets().get(i));
+        }
+        return b.append(" }").toString();
+    }
+
+    /** Writes a whole fragment: sets, maps, chains, rules, map elements, and the elements it wins. */
+    static void fragment(Commands out, FamilyPlan plan, PortFragment p, boolean flushMaps) {
+        String t = plan.family().table();
+        Map<String, Integer> sets = new TreeMap<>(p.affinitySets());
+        sets.forEach((name, timeout) -> out.add(affinitySetDecl(t, plan.family(), name, timeout)));
+        for (NftVerdictMap m : p.maps()) {
+            out.add(mapDecl(t, m.name()));
+            if (flushMaps) {
+                out.add("flush map " + t + " " + m.name());
+            }
+        }
+        for (NftChain c : p.chains()) {
+            out.add("add chain " + t + " " + c.name());
+        }
+        for (NftChain c : p.chains()) {
+            for (String r : c.rules()) {
+                out.add("add rule " + t + " " + c.name() + " " + r);
+            }
+        }
+        for (NftVerdictMap m : p.maps()) {
+            out.add(mapElements(t, m));
+        }
+        for (NftElement e : p.elements()) {
+            Claims c = plan.elements().get(e.id());
+            if (c != null && c.winnerOwner().equals(p.name()) && c.winner().equals(e)) {
+                out.add("add element " + t + " " + e.container() + " " + e.body());
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.kproxy.backend.nftables;
+
+import io.kproxy.backend.nftables.NftElement.ElementKey;
+import io.kproxy.model.ServicePortName;
+import io.kproxy.state.PersistentMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One family's desired table: the base ruleset, every service port's fragment, and indexes of
+ * the objects those fragments hold (chains, verdict maps, affinity sets, shared elements). All
+ * maps are persistent, so a plan derived from another by a few {@link #with} calls shares
+ * everything else with it and the diff of the two visits only what changed. Immutable.
+ */
+record FamilyPlan(
+        NftFamily family,
+        BaseRuleset base,
+        PersistentMap<ServicePortName, PortFragment> fragments,
+        PersistentMap<String, NftChain> chains,
+        PersistentMap<String, NftVerdictMap> maps,
+        PersistentMap<String, Integer> affinitySets,
+        PersistentMap<ElementKey, Claims> elements) {
+
+    static FamilyPlan empty(NftFamily family, BaseRuleset base) {
+        return new FamilyPlan(family, base, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
+                PersistentMap.empty());
+    }
+
+    /** This plan with {@code name}'s fragment replaced by {@code next}, or removed when {@code next} is null. */
+    FamilyPlan with(ServicePortName name, PortFragment next) {
+        PortFragment old = fragments.get(name);
+        if (old == null && next == null || old != null && old.equals(next)) {
+            return this;
+        }
+        var ch = chains;
+        var mp = maps;
+        var af = affinitySets;
+        var el = elements;
+        Set<String> keepChains = new HashSet<>();
+        Set<String> keepMaps = new HashSet<>();
+        Set<ElementKey> keepElements = new HashSet<>();
+        if (next != null) {
+            next.chains().forEach(c -> keepChains.add(c.name()));
+            next.maps().forEach(m -> keepMaps.add(m.name()));
+            next.elements().forEach(e -> keepElements.add(e.id()));
+        }
+        if (old != null) {
+            for (NftChain c : old.chains()) {
+                if (!keepChains.contains(c.name())) {
+                    ch = ch.minus(c.name());
+                }
+            }
+            for (NftVerdictMap m : old.maps()) {
+                if (!keepMaps.contains(m.name())) {
+                    mp = mp.minus(m.name());
+                }
+            }
+            for (String set : old.affinitySets().keySet()) {
+                if (next == null || !next.affinitySets().containsKey(set)) {
+                    af = af.minus(set);
+                }
+            }
+            for (NftElement e : old.elements()) {
+                if (!keepElements.contains(e.id())) {
+                    Claims c = el.get(e.id());
+                    Claims rest = c == null ? null : c.minus(name);
+                    el = rest == null ? el.minus(e.id()) : el.plus(e.id(), rest);
+                }
+            }
+        }
+        if (next != null) {
+            for (NftChain c : next.chains()) {
+                ch = ch.plus(c.name(), c);
+            }
+            for (NftVerdictMap m : next.maps()) {
+                mp = mp.plus(m.name(), m);
+            }
+            for (Map.Entry<String, Integer> s : next.affinitySets().entrySet()) {
+                af = af.plus(s.getKey(), s.getValue());
+            }
+            for (NftElement e : next.elements()) {
+                Claims c = el.get(e.id());
+                el = el.plus(e.id(), c == null ? Claims.of(name, e) : c.plus(name, e));
+            }
+        }
+        var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
+        return new FamilyPlan(family, base, fr, ch, mp, af, el);
+    }
+}

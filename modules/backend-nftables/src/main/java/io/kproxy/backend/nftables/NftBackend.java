@@ -1,0 +1,111 @@
+package io.kproxy.backend.nftables;
+
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.ConntrackFilter;
+import io.kproxy.backend.KernelException;
+import io.kproxy.backend.Plan;
+import io.kproxy.backend.SyncOptions;
+import io.kproxy.backend.Transaction;
+import io.kproxy.backend.spi.ConntrackPort;
+import io.kproxy.backend.spi.KernelPort;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.StateDelta;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The nftables {@link Backend}. Render and diff are pure ({@link PlanRenderer}, {@link NftDiff});
+ * apply, check, cleanup and conntrack go through the ports given at construction.
+ */
+final class NftBackend implements Backend {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NftBackend.class);
+
+    private final KernelPort kernel;
+    private final ConntrackPort conntrack;
+    private final AutoCloseable resources;
+
+    NftBackend(KernelPort kernel, ConntrackPort conntrack, AutoCloseable resources) {
+        this.kernel = kernel;
+        this.conntrack = conntrack;
+        this.resources = resources;
+    }
+
+    @Override
+    public String mode() {
+        return NftablesProvider.MODE;
+    }
+
+    @Override
+    public Plan render(NodeState state) {
+        return PlanRenderer.render(state);
+    }
+
+    @Override
+    public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
+        return PlanRenderer.renderIncremental(nft(previous), state, delta);
+    }
+
+    @Override
+    public Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options) {
+        return NftDiff.diff(lastApplied.map(NftBackend::nft), nft(desired), options);
+    }
+
+    @Override
+    public void apply(Transaction transaction) throws KernelException {
+        if (transaction.isEmpty()) {
+            return;
+        }
+        long start = System.nanoTime();
+        kernel.apply(transaction.text());
+        LOG.info("nftables apply kind={} operations={} millis={}", transaction.kind(), transaction.operations(),
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    @Override
+    public void check(Transaction transaction) throws KernelException {
+        if (!transaction.isEmpty()) {
+            kernel.check(transaction.text());
+        }
+    }
+
+    @Override
+    public void cleanup() throws KernelException {
+        // "add" first so that "delete" never fails on a table that is already gone; nothing
+        // outside our two tables is touched (upstream's CleanupLeftovers).
+        kernel.apply(cleanupText());
+        LOG.info("nftables cleanup tables=\"ip kube-proxy, ip6 kube-proxy\"");
+    }
+
+    static String cleanupText() {
+        return "add table ip kube-proxy\ndelete table ip kube-proxy\nadd table ip6 kube-proxy\ndelete table ip6 kube-proxy\n";
+    }
+
+    @Override
+    public List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state) {
+        return ConntrackFilters.of(delta, state);
+    }
+
+    @Override
+    public int cleanConntrack(List<ConntrackFilter> filters) throws KernelException {
+        return filters.isEmpty() ? 0 : conntrack.delete(filters);
+    }
+
+    @Override
+    public void close() {
+        try {
+            resources.close();
+        } catch (Exception e) {
+            LOG.warn("nftables close failed reason={}", e.toString());
+        }
+    }
+
+    private static NftPlan nft(Plan plan) {
+        if (plan instanceof NftPlan p) {
+            return p;
+        }
+        throw new IllegalArgumentException("not an nftables plan: " + plan.mode());
+    }
+}

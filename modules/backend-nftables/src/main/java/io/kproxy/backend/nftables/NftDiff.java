@@ -1,0 +1,269 @@
+package io.kproxy.backend.nftables;
+
+import io.kproxy.backend.SyncOptions;
+import io.kproxy.backend.Transaction;
+import io.kproxy.backend.nftables.NftElement.ElementKey;
+import io.kproxy.backend.nftables.NftPlan.Stale;
+import io.kproxy.events.SyncKind;
+import io.kproxy.state.PersistentMap;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The transaction from the last applied plan to the desired one (upstream's
+ * {@code syncProxyRules} transaction, {@code pkg/proxy/nftables/proxier.go}). Pure.
+ *
+ * <ul>
+ *   <li>No last plan (first sync, or after a failure): the table is deleted and recreated in one
+ *       atomic transaction; nothing of an unknown earlier state survives.</li>
+ *   <li>A forced full sync, or a changed base ruleset: {@code flush table}, then every object
+ *       again; affinity sets keep their entries, as upstream's full sync does.</li>
+ *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted;
+ *       chains created or flushed and rewritten; chains and verdict maps no longer used are
+ *       flushed now and deleted by a later sync at least a second after ({@link NftPlan#STALE_GRACE});
+ *       affinity sets no longer used are deleted at once.</li>
+ * </ul>
+ */
+final class NftDiff {
+
+    private NftDiff() {
+    }
+
+    static Transaction diff(Optional<NftPlan> last, NftPlan desired, SyncOptions options) {
+        if (last.isEmpty()) {
+            return recreate(desired);
+        }
+        NftPlan l = last.get();
+        boolean baseChanged = !l.v4().base().equals(desired.v4().base()) || !l.v6().base().equals(desired.v6().base());
+        if (options.forceFull() || baseChanged) {
+            return rewrite(l, desired, options.now());
+        }
+        return partial(l, desired, options.now());
+    }
+
+    private static Transaction recreate(NftPlan desired) {
+        Commands out = new Commands();
+        for (FamilyPlan p : List.of(desired.v4(), desired.v6())) {
+            // "add" first so that "delete" cannot fail on a missing table.
+            out.add("add table " + p.family().table());
+            out.add("delete table " + p.family().table());
+            NftPlan.write(out, p, false);
+        }
+        NftPlan result = desired.withStale(PersistentMap.empty());
+        return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), result);
+    }
+
+    private static Transaction rewrite(NftPlan last, NftPlan desired, Instant now) {
+        Commands out = new Commands();
+        var stale = deleteDueStale(out, last.stale(), desired, now);
+        stale = rewriteFamily(out, last.v4(), desired.v4(), stale, now);
+        stale = rewriteFamily(out, last.v6(), desired.v6(), stale, now);
+        return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), desired.withStale(stale));
+    }
+
+    private static PersistentMap<String, Stale> rewriteFamily(Commands out, FamilyPlan last, FamilyPlan desired,
+            PersistentMap<String, Stale> stale, Instant now) {
+        String t = desired.family().table();
+        out.add("add table " + t);
+        out.add("flush table " + t);
+        // A shared set whose declaration changed (nodeport-ips appearing, vanishing, or changing
+        // flags) cannot be re-added over the old one; nothing refers to it after the flush.
+        for (String decl : last.base().declarations()) {
+            if (decl.startsWith("add set ") && !desired.base().declarations().contains(decl)) {
+                out.add("delete set " + t + " " + decl.substring(("add set " + t + " ").length()).split(" ", 2)[0]);
+            }
+        }
+        desired.base().declarations().forEach(out::add);
+        for (String c : desired.base().containers()) {
+            out.add("flush " + (c.equals("cluster-ips") || c.equals("nodeport-ips") ? "set " : "map ") + t + " " + c);
+        }
+        desired.base().rules().forEach(out::add);
+        for (var e : last.affinitySets().entrySet()) {
+            Integer want = desired.affinitySets().get(e.getKey());
+            if (want == null || !want.equals(e.getValue())) {
+                out.add("delete set " + t + " " + e.getKey());
+            }
+        }
+        for (PortFragment p : desired.fragments().values()) {
+            Commands.fragment(out, desired, p, true);
+        }
+        // Chains were emptied by "flush table"; verdict maps still hold gotos.
+        for (String chain : last.chains().keySet()) {
+            if (!desired.chains().containsKey(chain)) {
+                stale = stale.plus(Stale.key(desired.family(), "chain", chain), new Stale(desired.family(), "chain", chain, now));
+            }
+        }
+        for (String map : last.maps().keySet()) {
+            if (!desired.maps().containsKey(map)) {
+                out.add("flush map " + t + " " + map);
+                stale = stale.plus(Stale.key(desired.family(), "map", map), new Stale(desired.family(), "map", map, now));
+            }
+        }
+        return dropResurrected(stale, desired);
+    }
+
+    private static Transaction partial(NftPlan last, NftPlan desired, Instant now) {
+        Commands out = new Commands();
+        var stale = deleteDueStale(out, last.stale(), desired, now);
+        stale = partialFamily(out, last.v4(), desired.v4(), stale, now);
+        stale = partialFamily(out, last.v6(), desired.v6(), stale, now);
+        return new Transaction(NftablesProvider.MODE, SyncKind.PARTIAL, out.operations(), out.text(), desired.withStale(stale));
+    }
+
+    /** Deletes flushed objects whose grace has passed and that nothing wants again. */
+    private static PersistentMap<String, Stale> deleteDueStale(Commands out, PersistentMap<String, Stale> stale, NftPlan desired,
+            Instant now) {
+        Instant cutoff = now.minus(NftPlan.STALE_GRACE);
+        var next = stale;
+        for (Stale s : stale.values()) {
+            FamilyPlan fp = s.family().equals(NftFamily.V4) ? desired.v4() : desired.v6();
+            boolean wanted = s.kind().equals("chain") ? fp.chains().containsKey(s.name()) : fp.maps().containsKey(s.name());
+            if (wanted) {
+                next = next.minus(s.key());
+            } else if (!s.since().isAfter(cutoff)) {
+                out.add("delete " + s.kind() + " " + s.family().table() + " " + s.name());
+                next = next.minus(s.key());
+            }
+        }
+        return next;
+    }
+
+    private static PersistentMap<String, Stale> dropResurrected(PersistentMap<String, Stale> stale, FamilyPlan desired) {
+        var next = stale;
+        for (Stale s : stale.values()) {
+            if (s.family().equals(desired.family())
+                    && (s.kind().equals("chain") ? desired.chains().containsKey(s.name()) : desired.maps().containsKey(s.name()))) {
+                next = next.minus(s.key());
+            }
+        }
+        return next;
+    }
+
+    private static PersistentMap<String, Stale> partialFamily(Commands out, FamilyPlan last, FamilyPlan desired,
+            PersistentMap<String, Stale> stale, Instant now) {
+        String t = desired.family().table();
+        NftFamily f = desired.family();
+        List<String> elementDeletes = new ArrayList<>();
+        List<String> elementAdds = new ArrayList<>();
+        last.elements().diff(desired.elements(), new PersistentMap.DiffVisitor<>() {
+            @Override
+            public void added(ElementKey key, Claims value) {
+                elementAdds.add(addElement(t, value.winner()));
+            }
+
+            @Override
+            public void removed(ElementKey key, Claims value) {
+                elementDeletes.add(deleteElement(t, value.winner()));
+            }
+
+            @Override
+            public void changed(ElementKey key, Claims before, Claims after) {
+                if (!before.winner().payload().equals(after.winner().payload())) {
+                    elementDeletes.add(deleteElement(t, before.winner()));
+                    elementAdds.add(addElement(t, after.winner()));
+                }
+            }
+        });
+        List<NftChain> chainsToWrite = new ArrayList<>();
+        List<String> chainFlushes = new ArrayList<>();
+        List<String> chainAdds = new ArrayList<>();
+        List<String> removedChains = new ArrayList<>();
+        last.chains().diff(desired.chains(), new PersistentMap.DiffVisitor<>() {
+            @Override
+            public void added(String key, NftChain value) {
+                chainAdds.add("add chain " + t + " " + key);
+                chainsToWrite.add(value);
+            }
+
+            @Override
+            public void removed(String key, NftChain value) {
+                chainFlushes.add("flush chain " + t + " " + key);
+                removedChains.add(key);
+            }
+
+            @Override
+            public void changed(String key, NftChain before, NftChain after) {
+                chainFlushes.add("flush chain " + t + " " + key);
+                chainsToWrite.add(after);
+            }
+        });
+        List<String> mapFlushes = new ArrayList<>();
+        List<String> mapAdds = new ArrayList<>();
+        List<NftVerdictMap> mapsToFill = new ArrayList<>();
+        List<String> removedMaps = new ArrayList<>();
+        last.maps().diff(desired.maps(), new PersistentMap.DiffVisitor<>() {
+            @Override
+            public void added(String key, NftVerdictMap value) {
+                mapAdds.add(Commands.mapDecl(t, key));
+                mapsToFill.add(value);
+            }
+
+            @Override
+            public void removed(String key, NftVerdictMap value) {
+                mapFlushes.add("flush map " + t + " " + key);
+                removedMaps.add(key);
+            }
+
+            @Override
+            public void changed(String key, NftVerdictMap before, NftVerdictMap after) {
+                mapFlushes.add("flush map " + t + " " + key);
+                mapsToFill.add(after);
+            }
+        });
+        List<String> setDeletes = new ArrayList<>();
+        List<String> setAdds = new ArrayList<>();
+        last.affinitySets().diff(desired.affinitySets(), new PersistentMap.DiffVisitor<>() {
+            @Override
+            public void added(String key, Integer timeout) {
+                setAdds.add(Commands.affinitySetDecl(t, f, key, timeout));
+            }
+
+            @Override
+            public void removed(String key, Integer timeout) {
+                setDeletes.add("delete set " + t + " " + key);
+            }
+
+            @Override
+            public void changed(String key, Integer before, Integer after) {
+                setDeletes.add("delete set " + t + " " + key);
+                setAdds.add(Commands.affinitySetDecl(t, f, key, after));
+            }
+        });
+        // Order matters inside the transaction: drop references before the objects they point
+        // to change, declare objects before anything refers to them.
+        elementDeletes.forEach(out::add);
+        chainFlushes.forEach(out::add);
+        mapFlushes.forEach(out::add);
+        setDeletes.forEach(out::add);
+        setAdds.forEach(out::add);
+        mapAdds.forEach(out::add);
+        chainAdds.forEach(out::add);
+        for (NftChain c : chainsToWrite) {
+            for (String r : c.rules()) {
+                out.add("add rule " + t + " " + c.name() + " " + r);
+            }
+        }
+        for (NftVerdictMap m : mapsToFill) {
+            out.add(Commands.mapElements(t, m));
+        }
+        elementAdds.forEach(out::add);
+        var next = stale;
+        for (String c : removedChains) {
+            next = next.plus(Stale.key(f, "chain", c), new Stale(f, "chain", c, now));
+        }
+        for (String m : removedMaps) {
+            next = next.plus(Stale.key(f, "map", m), new Stale(f, "map", m, now));
+        }
+        return dropResurrected(next, desired);
+    }
+
+    static String addElement(String table, NftElement e) {
+        return "add element " + table + " " + e.container() + " " + e.body();
+    }
+
+    static String deleteElement(String table, NftElement e) {
+        return "delete element " + table + " " + e.container() + " { " + e.key() + " }";
+    }
+}

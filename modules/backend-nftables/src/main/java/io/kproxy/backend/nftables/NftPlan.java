@@ -1,0 +1,124 @@
+package io.kproxy.backend.nftables;
+
+import io.kproxy.backend.Plan;
+import io.kproxy.state.PersistentMap;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * The nftables plan: one {@link FamilyPlan} per family plus the deferred work, the service
+ * chains and verdict maps that were flushed and are deleted once {@link #STALE_GRACE} has passed
+ * (upstream keeps them in {@code staleChains}: before kernel 6.2 a chain whose last reference
+ * went away is not seen as unreferenced until a moment later). Immutable and thread-safe; the
+ * ruleset text and hash are computed once on demand.
+ */
+final class NftPlan implements Plan {
+
+    static final Duration STALE_GRACE = Duration.ofSeconds(1);
+
+    /** A flushed object waiting for deletion. {@code kind} is {@code chain} or {@code map}. */
+    record Stale(NftFamily family, String kind, String name, Instant since) {
+        String key() {
+            return key(family, kind, name);
+        }
+
+        static String key(NftFamily family, String kind, String name) {
+            return family.ipX() + " " + kind + " " + name;
+        }
+    }
+
+    private final FamilyPlan v4;
+    private final FamilyPlan v6;
+    private final PersistentMap<String, Stale> stale;
+    private volatile String text;
+    private volatile String hash;
+
+    NftPlan(FamilyPlan v4, FamilyPlan v6, PersistentMap<String, Stale> stale) {
+        this.v4 = v4;
+        this.v6 = v6;
+        this.stale = stale;
+    }
+
+    FamilyPlan v4() {
+        return v4;
+    }
+
+    FamilyPlan v6() {
+        return v6;
+    }
+
+    PersistentMap<String, Stale> stale() {
+        return stale;
+    }
+
+    NftPlan withStale(PersistentMap<String, Stale> next) {
+        return next == stale ? this : new NftPlan(v4, v6, next);
+    }
+
+    @Override
+    public String mode() {
+        return NftablesProvider.MODE;
+    }
+
+    @Override
+    public String rulesetText() {
+        String t = text;
+        if (t == null) {
+            Commands out = new Commands();
+            write(out, v4, true);
+            out.blank();
+            write(out, v6, true);
+            t = out.text();
+            text = t;
+        }
+        return t;
+    }
+
+    /** Writes one family's whole table as {@code add} commands, optionally with a comment per service port. */
+    static void write(Commands out, FamilyPlan plan, boolean comments) {
+        plan.base().declarations().forEach(out::add);
+        plan.base().rules().forEach(out::add);
+        for (PortFragment p : plan.fragments().values()) {
+            if (comments) {
+                out.blank();
+                out.comment(p.name() + " " + p.name().protocol().lowerName());
+            }
+            Commands.fragment(out, plan, p, false);
+        }
+    }
+
+    @Override
+    public String rulesetHash() {
+        String h = hash;
+        if (h == null) {
+            try {
+                byte[] d = MessageDigest.getInstance("SHA-256").digest(rulesetText().getBytes(StandardCharsets.UTF_8));
+                h = HexFormat.of().formatHex(d);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("the JDK always has SHA-256", e);
+            }
+            hash = h;
+        }
+        return h;
+    }
+
+    @Override
+    public int servicePorts() {
+        return v4.fragments().size() + v6.fragments().size();
+    }
+
+    @Override
+    public Optional<Instant> nextDeferredWork() {
+        return stale.values().stream().map(Stale::since).min(Instant::compareTo).map(t -> t.plus(STALE_GRACE));
+    }
+
+    @Override
+    public String toString() {
+        return "NftPlan[servicePorts=" + servicePorts() + ", stale=" + stale.size() + "]";
+    }
+}

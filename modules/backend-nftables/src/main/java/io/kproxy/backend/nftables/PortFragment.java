@@ -1,0 +1,21 @@
+package io.kproxy.backend.nftables;
+
+import io.kproxy.model.ServicePortName;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one service port contributes to its family's table: affinity sets (name to timeout
+ * in seconds), per-service verdict maps, chains, and elements of the shared sets and maps. A
+ * pure value; equal fragments render equal text.
+ */
+record PortFragment(ServicePortName name, Map<String, Integer> affinitySets, List<NftVerdictMap> maps, List<NftChain> chains,
+        List<NftElement> elements) {
+
+    PortFragment {
+        affinitySets = Map.copyOf(affinitySets);
+        maps = List.copyOf(maps);
+        chains = List.copyOf(chains);
+        elements = List.copyOf(elements);
+    }
+}

@@ -1,0 +1,63 @@
+package io.kproxy.backend;
+
+import io.kproxy.state.NodeState;
+import io.kproxy.state.StateDelta;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One proxy mode's dataplane. {@link #render}, {@link #renderIncremental} and {@link #diff} are
+ * pure, deterministic and thread-safe; {@link #apply}, {@link #check}, {@link #cleanup} and
+ * {@link #cleanConntrack} are effects that block until the kernel answered and must be called
+ * from one thread at a time (the engine's sync loop).
+ *
+ * <p>The engine's cycle: {@code desired = renderIncremental(last, state, delta)} (or
+ * {@code render(state)}), {@code tx = diff(lastApplied, desired, options)}, {@code apply(tx)}, then
+ * on success {@code lastApplied = tx.result()} and {@code cleanConntrack(conntrackFilters(...))};
+ * on failure {@code lastApplied = empty} so that the next sync is a full one.
+ */
+public interface Backend extends AutoCloseable {
+
+    /** The mode name ({@code nftables}, {@code iptables}, ...). */
+    String mode();
+
+    /** The plan for {@code state}, rendered from scratch. */
+    Plan render(NodeState state);
+
+    /**
+     * The plan for {@code state} derived from {@code previous} (the plan of the state before
+     * {@code delta}) by re-rendering only what {@code delta} names. Equal to
+     * {@code render(state)}; a settings or node change falls back to a full render.
+     */
+    Plan renderIncremental(Plan previous, NodeState state, StateDelta delta);
+
+    /**
+     * The transaction that takes a kernel holding {@code lastApplied} to {@code desired}. An
+     * empty {@code lastApplied} (first sync, or after a failure) or {@code options.forceFull()}
+     * gives a full transaction; otherwise only what changed, and an empty transaction when
+     * nothing did.
+     */
+    Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options);
+
+    /** Programs the kernel. Blocks. */
+    void apply(Transaction transaction) throws KernelException;
+
+    /** Asks the kernel whether it would accept {@code transaction} without changing anything (a dry run). Blocks. */
+    void check(Transaction transaction) throws KernelException;
+
+    /** Removes everything this backend owns from the kernel, and nothing else. Idempotent. Blocks. */
+    void cleanup() throws KernelException;
+
+    /**
+     * The stale UDP flows to delete after a successful sync whose delta says UDP service ports
+     * lost endpoints (reference §1.4 row 37). Pure.
+     */
+    List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state);
+
+    /** Deletes the flows matched by {@code filters}; returns how many were deleted. Blocks. */
+    int cleanConntrack(List<ConntrackFilter> filters) throws KernelException;
+
+    /** Releases the kernel ports (native contexts, threads). */
+    @Override
+    void close();
+}
