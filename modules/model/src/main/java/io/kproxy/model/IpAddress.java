@@ -198,15 +198,16 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
         while (i < len) {
             int start = i;
             int v = 0;
-            while (i < len && hex(text.charAt(i)) >= 0 && i - start < 5) {
+            while (i < len && hex(text.charAt(i)) >= 0) {
                 v = (v << 4) | hex(text.charAt(i));
                 i++;
             }
-            if (i == start || i - start > 4) {
+            if (i == start) {
                 return null;
             }
             if (i < len && text.charAt(i) == '.') {
-                // Embedded IPv4 in the last 32 bits.
+                // Embedded IPv4 in the last 32 bits. Its first octet may be zero-padded past four
+                // digits ("::ffff:00192.168.0.5"): ParseIPSloppy strips the zeros before Go parses.
                 if (ellipsis < 0 && n != 6 || n > 6) {
                     return null;
                 }
@@ -218,6 +219,9 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
                 groups[n++] = (int) (v4.low & 0xFFFF);
                 i = len;
                 break;
+            }
+            if (i - start > 4) {
+                return null; // at most four hex digits per group (Go's netip.ParseAddr)
             }
             groups[n++] = v;
             if (i == len) {
