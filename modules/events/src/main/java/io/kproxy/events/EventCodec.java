@@ -253,15 +253,15 @@ public final class EventCodec {
 
     /** Keys sorted, each as (length shared with the previous key, the rest): relists repeat namespaces. */
     private static Set<String> readSortedKeys(WireReader r) {
-        int n = r.length(r.remaining() / 2, "key count");
+        int n = r.count(2, "key count");
         Set<String> keys = new HashSet<>();
         String prev = "";
         for (int i = 0; i < n; i++) {
-            int shared = (int) Math.min(r.varint(), Integer.MAX_VALUE);
-            if (shared > prev.length()) {
-                throw r.error(Reason.MALFORMED, "shared prefix " + shared + " longer than the previous key");
+            long shared = r.varint();
+            if (shared < 0 || shared > prev.length()) {
+                throw r.error(Reason.MALFORMED, "shared prefix " + Long.toUnsignedString(shared) + " longer than the previous key");
             }
-            String key = prev.substring(0, shared) + r.string();
+            String key = prev.substring(0, (int) shared) + r.string();
             if (!keys.add(key) || key.compareTo(prev) <= 0 && i > 0) {
                 throw r.error(Reason.MALFORMED, "relist keys not strictly sorted at \"" + key + "\"");
             }

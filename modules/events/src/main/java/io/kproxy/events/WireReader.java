@@ -84,11 +84,16 @@ final class WireReader {
         return (v >>> 1) ^ -(v & 1);
     }
 
-    /** A varint that must be a count or length of at most {@code max}. */
-    int length(long max, String what) {
+    /**
+     * A length or count prefix: a varint no larger than what the bytes left after it can hold,
+     * each item taking at least {@code minBytesEach}. Checked before anything is allocated, so a
+     * declared length never sizes an allocation beyond the input.
+     */
+    int count(int minBytesEach, String what) {
         long n = varint();
-        if (n < 0 || n > max) {
-            throw error(Reason.MALFORMED, what + " " + n + " exceeds the " + max + " bytes left");
+        long left = end - pos;
+        if (n < 0 || n > left / minBytesEach) {
+            throw error(Reason.MALFORMED, what + " " + Long.toUnsignedString(n) + " exceeds what the " + left + " bytes left can hold");
         }
         return (int) n;
     }
@@ -113,7 +118,7 @@ final class WireReader {
     }
 
     String string() {
-        int n = length(end - pos, "string length");
+        int n = count(1, "string length");
         int from = pos;
         pos += n;
         for (int i = from; i < from + n; i++) {
@@ -172,7 +177,7 @@ final class WireReader {
                 yield new Json.Str(values[(int) i]);
             }
             case WireWriter.J_ARR -> {
-                int n = length(end - pos, "array size");
+                int n = count(1, "array size");
                 List<Json> items = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     items.add(json(depth + 1));
@@ -180,7 +185,7 @@ final class WireReader {
                 yield new Json.Arr(items);
             }
             case WireWriter.J_OBJ -> {
-                int n = length((end - pos) / 2, "object size");
+                int n = count(2, "object size");
                 LinkedHashMap<String, Json> fields = LinkedHashMap.newLinkedHashMap(n);
                 for (int i = 0; i < n; i++) {
                     String k = key();
@@ -206,15 +211,12 @@ final class WireReader {
             keys[keyCount++] = k;
             return k;
         }
-        long i = ref - 1;
         int dict = KeyDictionary.V1.size();
-        if (i < dict) {
-            return KeyDictionary.V1.get((int) i);
+        if (ref < 0 || ref > dict + keyCount) {
+            throw error(Reason.MALFORMED, "key reference " + Long.toUnsignedString(ref) + " out of range");
         }
-        if (i - dict >= keyCount) {
-            throw error(Reason.MALFORMED, "key reference " + ref + " out of range");
-        }
-        return keys[(int) (i - dict)];
+        int i = (int) ref - 1;
+        return i < dict ? KeyDictionary.V1.get(i) : keys[i - dict];
     }
 
     private void addValue(String s) {
