@@ -24,7 +24,9 @@ import java.util.Set;
  *
  * <p>Stateless and thread-safe; every method is pure and non-blocking. Decoding checks every
  * length against the bytes present and every value against its record's validation, and throws
- * {@link EventDecodeException} rather than return a wrong event.
+ * {@link EventDecodeException} rather than return a wrong event. The format is canonical: an
+ * event has exactly one encoding, and the decoder refuses any other byte form, so
+ * {@code encode(decode(b))} equals {@code b} whenever decoding succeeds.
  */
 public final class EventCodec {
 
@@ -34,7 +36,13 @@ public final class EventCodec {
     private EventCodec() {
     }
 
-    /** Encodes one record. */
+    /**
+     * Encodes one record.
+     *
+     * @throws io.kproxy.model.InvalidValueException when the event holds a value format v1
+     *         cannot carry exactly: a string with an unpaired surrogate (not valid Unicode), or
+     *         JSON nested more than 64 levels below the root object
+     */
     public static byte[] encode(Instant recordedAt, String source, ClusterEvent event) {
         WireWriter w = new WireWriter();
         w.u8(CURRENT_VERSION);
