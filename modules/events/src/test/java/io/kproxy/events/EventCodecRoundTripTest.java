@@ -55,6 +55,13 @@ class EventCodecRoundTripTest {
     }
 
     @Test
+    void realisticRecordsRoundTrip() {
+        for (CorpusRecords.Entry e : CorpusRecords.all()) {
+            check(e.envelope());
+        }
+    }
+
+    @Test
     void extremeInstantsRoundTrip() {
         EventGenerator gen = new EventGenerator(7);
         for (Instant t : new Instant[] {Instant.MIN, Instant.MAX, Instant.EPOCH, Instant.ofEpochSecond(-1, 999_999_999),
