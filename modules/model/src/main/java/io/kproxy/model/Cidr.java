@@ -78,8 +78,8 @@ public record Cidr(IpAddress network, int prefixLength) implements Comparable<Ci
         if (prefix >= 96) {
             return new Cidr(mask(v4, prefix - 96), prefix - 96);
         }
-        IpAddress v6 = IpAddress.ofV6(0, 0xFFFF_0000_0000L | v4.low());
-        return new Cidr(mask(v6, prefix), prefix);
+        // Below 96 bits the mask clears the ffff marker, so the result is a plain IPv6 network.
+        return new Cidr(mask(IpFamily.IPV6, 0, 0xFFFF_0000_0000L | v4.low(), prefix), prefix);
     }
 
     /** Parses {@code addr/len}; the error names the field {@code cidr}. */
@@ -118,12 +118,16 @@ public record Cidr(IpAddress network, int prefixLength) implements Comparable<Ci
     }
 
     private static IpAddress mask(IpAddress ip, int prefix) {
-        if (ip.family() == IpFamily.IPV4) {
+        return mask(ip.family(), ip.high(), ip.low(), prefix);
+    }
+
+    private static IpAddress mask(IpFamily family, long high, long low, int prefix) {
+        if (family == IpFamily.IPV4) {
             long m = prefix == 0 ? 0 : (0xFFFFFFFFL << (32 - prefix)) & 0xFFFFFFFFL;
-            return new IpAddress(IpFamily.IPV4, 0, ip.low() & m);
+            return new IpAddress(IpFamily.IPV4, 0, low & m);
         }
         long mh = prefix == 0 ? 0 : prefix >= 64 ? -1L : -1L << (64 - prefix);
         long ml = prefix <= 64 ? 0 : prefix == 128 ? -1L : -1L << (128 - prefix);
-        return new IpAddress(IpFamily.IPV6, ip.high() & mh, ip.low() & ml);
+        return new IpAddress(IpFamily.IPV6, high & mh, low & ml);
     }
 }

@@ -151,6 +151,17 @@ class IpAddressTest {
                 .containsExactly("10.0.0.9", "10.0.0.10", "255.0.0.0", "::1", "8000::", "ffff::1");
     }
 
+    /** Go's {@code IP.Equal}: an IPv4-mapped IPv6 address is the IPv4 address, so it has one representation. */
+    @Test
+    void mappedAddressesHaveOneRepresentation() {
+        IpAddress v4 = IpAddress.parse("1.2.3.4");
+        assertThat(IpAddress.ofV6(0, 0xFFFF_0102_0304L)).isEqualTo(v4);
+        assertThat(IpAddress.ofV6(0, 0xFFFF_0102_0304L).isIpv4()).isTrue();
+        assertThat(IpAddress.ofV6(0, 0xFFFE_0102_0304L).isIpv6()).isTrue();
+        assertThatThrownBy(() -> new IpAddress(IpFamily.IPV6, 0, 0xFFFF_0102_0304L))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("use IPv4");
+    }
+
     @Test
     void constructorRefusesWideIpv4AndMissingFamily() {
         assertThatThrownBy(() -> new IpAddress(IpFamily.IPV4, 0, 1L << 32)).isInstanceOf(InvalidValueException.class);
