@@ -24,7 +24,9 @@ import java.util.Set;
  *
  * <p>Stateless and thread-safe; every method is pure and non-blocking. Decoding checks every
  * length against the bytes present and every value against its record's validation, and throws
- * {@link EventDecodeException} rather than return a wrong event.
+ * {@link EventDecodeException} rather than return a wrong event. The format is canonical: an
+ * event has exactly one encoding, and the decoder refuses any other byte form, so
+ * {@code encode(decode(b))} equals {@code b} whenever decoding succeeds.
  */
 public final class EventCodec {
 
@@ -34,7 +36,13 @@ public final class EventCodec {
     private EventCodec() {
     }
 
-    /** Encodes one record. */
+    /**
+     * Encodes one record.
+     *
+     * @throws io.kproxy.model.InvalidValueException when the event holds a value format v1
+     *         cannot carry exactly: a string with an unpaired surrogate (not valid Unicode), or
+     *         JSON nested more than 64 levels below the root object
+     */
     public static byte[] encode(Instant recordedAt, String source, ClusterEvent event) {
         WireWriter w = new WireWriter();
         w.u8(CURRENT_VERSION);
@@ -178,20 +186,26 @@ public final class EventCodec {
         return switch (type) {
             case SERVICE_OBSERVED -> {
                 String rv = r.string();
+                int at = r.position();
                 Json.Obj o = object(r);
-                yield new ServiceObserved(new ServiceRef(KubeObjects.namespace(o), KubeObjects.name(o)), rv, o);
+                ServiceObserved e = new ServiceObserved(new ServiceRef(KubeObjects.namespace(o), KubeObjects.name(o)), rv, o);
+                yield requireTrimmed(e, e.object(), o, at);
             }
             case SERVICE_DELETED -> new ServiceDeleted(new ServiceRef(r.string(), r.string()), r.string(), r.bool());
             case ENDPOINT_SLICE_OBSERVED -> {
                 String rv = r.string();
+                int at = r.position();
                 Json.Obj o = object(r);
-                yield new EndpointSliceObserved(new EndpointSliceRef(KubeObjects.namespace(o), KubeObjects.name(o)), rv, o);
+                EndpointSliceObserved e = new EndpointSliceObserved(new EndpointSliceRef(KubeObjects.namespace(o), KubeObjects.name(o)), rv, o);
+                yield requireTrimmed(e, e.object(), o, at);
             }
             case ENDPOINT_SLICE_DELETED -> new EndpointSliceDeleted(new EndpointSliceRef(r.string(), r.string()), r.string(), r.bool());
             case NODE_OBSERVED -> {
                 String rv = r.string();
+                int at = r.position();
                 Json.Obj o = object(r);
-                yield new NodeObserved(new NodeName(KubeObjects.name(o)), rv, o);
+                NodeObserved e = new NodeObserved(new NodeName(KubeObjects.name(o)), rv, o);
+                yield requireTrimmed(e, e.object(), o, at);
             }
             case NODE_DELETED -> new NodeDeleted(new NodeName(r.string()), r.string(), r.bool());
             case SOURCE_SYNCED -> new SourceSynced(kind(r), r.string());
@@ -214,6 +228,19 @@ public final class EventCodec {
             case DATAPLANE_PINNED -> new DataplanePinned(r.varint(), r.string());
             case DATAPLANE_UNPINNED -> new DataplaneUnpinned(r.string());
         };
+    }
+
+    /**
+     * An observation's constructor trims managed fields and the last-applied annotation, so no
+     * encoded observation holds them; a record that does would decode to an event whose
+     * encoding differs from the record.
+     */
+    private static <E extends ClusterEvent> E requireTrimmed(E event, Json.Obj kept, Json.Obj read, int at) {
+        if (kept != read) {
+            throw new EventDecodeException(Reason.INVALID_VALUE, at,
+                    event.type() + ": object holds metadata.managedFields or the last-applied annotation, which observations never keep");
+        }
+        return event;
     }
 
     private static Json.Obj object(WireReader r) {
@@ -251,23 +278,46 @@ public final class EventCodec {
         return Duration.ofSeconds(seconds, nanos);
     }
 
-    /** Keys sorted, each as (length shared with the previous key, the rest): relists repeat namespaces. */
+    /**
+     * Keys sorted, each as (length shared with the previous key, the rest): relists repeat
+     * namespaces. The shared length must be exactly what the writer computes (see
+     * {@link #sharedPrefix}), so that a record has one encoding.
+     */
     private static Set<String> readSortedKeys(WireReader r) {
-        int n = r.length(r.remaining() / 2, "key count");
-        Set<String> keys = new HashSet<>();
+        int n = r.count(2, "key count");
+        Set<String> keys = HashSet.newHashSet(n);
         String prev = "";
         for (int i = 0; i < n; i++) {
-            int shared = (int) Math.min(r.varint(), Integer.MAX_VALUE);
-            if (shared > prev.length()) {
-                throw r.error(Reason.MALFORMED, "shared prefix " + shared + " longer than the previous key");
+            int at = r.position();
+            long shared = r.varint();
+            if (shared < 0 || shared > prev.length()) {
+                throw new EventDecodeException(Reason.MALFORMED, at,
+                        "shared prefix " + Long.toUnsignedString(shared) + " longer than the previous key");
             }
-            String key = prev.substring(0, shared) + r.string();
-            if (!keys.add(key) || key.compareTo(prev) <= 0 && i > 0) {
-                throw r.error(Reason.MALFORMED, "relist keys not strictly sorted at \"" + key + "\"");
+            String key = prev.substring(0, (int) shared) + r.string();
+            if (i > 0 && key.compareTo(prev) <= 0) {
+                throw new EventDecodeException(Reason.MALFORMED, at, "relist keys not strictly sorted at \"" + key + "\"");
             }
+            if (shared != sharedPrefix(prev, key)) {
+                throw new EventDecodeException(Reason.MALFORMED, at, "shared prefix " + shared + " is not the longest one");
+            }
+            keys.add(key);
             prev = key;
         }
         return keys;
+    }
+
+    /** The common prefix of two keys in chars, never ending between the two halves of a surrogate pair. */
+    private static int sharedPrefix(String prev, String key) {
+        int shared = 0;
+        int max = Math.min(prev.length(), key.length());
+        while (shared < max && prev.charAt(shared) == key.charAt(shared)) {
+            shared++;
+        }
+        if (shared > 0 && Character.isHighSurrogate(key.charAt(shared - 1))) {
+            shared--; // the suffix would start with a lone low surrogate, which UTF-8 cannot carry
+        }
+        return shared;
     }
 
     // ---- writing ------------------------------------------------------------------------------
@@ -290,14 +340,7 @@ public final class EventCodec {
         w.varint(sorted.size());
         String prev = "";
         for (String k : sorted) {
-            int shared = 0;
-            int max = Math.min(prev.length(), k.length());
-            while (shared < max && prev.charAt(shared) == k.charAt(shared)) {
-                shared++;
-            }
-            if (shared > 0 && Character.isHighSurrogate(k.charAt(shared - 1))) {
-                shared--; // never split a surrogate pair between prefix and suffix
-            }
+            int shared = sharedPrefix(prev, k);
             w.varint(shared);
             w.string(k.substring(shared));
             prev = k;

@@ -10,8 +10,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Reads what {@link WireWriter} writes, checking every length and tag against the bytes that
@@ -27,8 +29,10 @@ final class WireReader {
     private final int end;
     private int pos;
     private String[] keys;
+    private Set<String> keySet;
     private int keyCount;
     private String[] values;
+    private Set<String> valueSet;
     private int valueCount;
 
     WireReader(byte[] buf, int off, int len) {
@@ -64,12 +68,20 @@ final class WireReader {
         return buf[pos++] & 0xFF;
     }
 
+    /**
+     * An unsigned LEB128 varint of at most 10 bytes. Only the shortest form is accepted: a
+     * padded one ({@code 0x80 0x00} for zero) would decode to the same value but re-encode to
+     * other bytes, and every record has exactly one encoding.
+     */
     long varint() {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             int b = u8();
             if (shift == 63 && (b & 0xFE) != 0) {
                 throw error(Reason.MALFORMED, "varint overflows 64 bits");
+            }
+            if (b == 0 && shift > 0) {
+                throw error(Reason.MALFORMED, "varint padded with a zero byte (not the shortest form)");
             }
             v |= (long) (b & 0x7F) << shift;
             if ((b & 0x80) == 0) {
@@ -84,11 +96,16 @@ final class WireReader {
         return (v >>> 1) ^ -(v & 1);
     }
 
-    /** A varint that must be a count or length of at most {@code max}. */
-    int length(long max, String what) {
+    /**
+     * A length or count prefix: a varint no larger than what the bytes left after it can hold,
+     * each item taking at least {@code minBytesEach}. Checked before anything is allocated, so a
+     * declared length never sizes an allocation beyond the input.
+     */
+    int count(int minBytesEach, String what) {
         long n = varint();
-        if (n < 0 || n > max) {
-            throw error(Reason.MALFORMED, what + " " + n + " exceeds the " + max + " bytes left");
+        long left = end - pos;
+        if (n < 0 || n > left / minBytesEach) {
+            throw error(Reason.MALFORMED, what + " " + Long.toUnsignedString(n) + " exceeds what the " + left + " bytes left can hold");
         }
         return (int) n;
     }
@@ -113,7 +130,7 @@ final class WireReader {
     }
 
     String string() {
-        int n = length(end - pos, "string length");
+        int n = count(1, "string length");
         int from = pos;
         pos += n;
         for (int i = from; i < from + n; i++) {
@@ -158,9 +175,10 @@ final class WireReader {
                 yield new Json.Dec(d);
             }
             case WireWriter.J_STR -> {
+                int at = position();
                 String s = string();
                 if (s.length() <= WireWriter.MAX_INTERNED) {
-                    addValue(s);
+                    addValue(s, at);
                 }
                 yield new Json.Str(s);
             }
@@ -172,7 +190,7 @@ final class WireReader {
                 yield new Json.Str(values[(int) i]);
             }
             case WireWriter.J_ARR -> {
-                int n = length(end - pos, "array size");
+                int n = count(1, "array size");
                 List<Json> items = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     items.add(json(depth + 1));
@@ -180,7 +198,7 @@ final class WireReader {
                 yield new Json.Arr(items);
             }
             case WireWriter.J_OBJ -> {
-                int n = length((end - pos) / 2, "object size");
+                int n = count(2, "object size");
                 LinkedHashMap<String, Json> fields = LinkedHashMap.newLinkedHashMap(n);
                 for (int i = 0; i < n; i++) {
                     String k = key();
@@ -194,34 +212,50 @@ final class WireReader {
         };
     }
 
+    /**
+     * A key: {@code 0} then a literal that joins the table, or {@code index + 1} into the
+     * dictionary followed by the table. A literal that already has a reference (a dictionary
+     * key, or one earlier in this record) is refused: the writer never produces it, and
+     * accepting it would give one record two encodings.
+     */
     private String key() {
+        int at = position();
         long ref = varint();
+        int dict = KeyDictionary.V1.size();
         if (ref == 0) {
             String k = string();
-            if (keys == null) {
+            if (KeyDictionary.indexOf(k) >= 0) {
+                throw new EventDecodeException(Reason.MALFORMED, at, "dictionary key \"" + k + "\" written literally");
+            }
+            if (keySet == null) {
+                keySet = new HashSet<>();
                 keys = new String[8];
             } else if (keyCount == keys.length) {
                 keys = Arrays.copyOf(keys, keyCount * 2);
             }
+            if (!keySet.add(k)) {
+                throw new EventDecodeException(Reason.MALFORMED, at, "key \"" + k + "\" written literally twice");
+            }
             keys[keyCount++] = k;
             return k;
         }
-        long i = ref - 1;
-        int dict = KeyDictionary.V1.size();
-        if (i < dict) {
-            return KeyDictionary.V1.get((int) i);
+        if (ref < 0 || ref > dict + keyCount) {
+            throw new EventDecodeException(Reason.MALFORMED, at, "key reference " + Long.toUnsignedString(ref) + " out of range");
         }
-        if (i - dict >= keyCount) {
-            throw error(Reason.MALFORMED, "key reference " + ref + " out of range");
-        }
-        return keys[(int) (i - dict)];
+        int i = (int) ref - 1;
+        return i < dict ? KeyDictionary.V1.get(i) : keys[i - dict];
     }
 
-    private void addValue(String s) {
-        if (values == null) {
+    /** Enters a short string value in the repeat table; a second literal of it is refused (see {@link #key}). */
+    private void addValue(String s, int at) {
+        if (valueSet == null) {
+            valueSet = new HashSet<>();
             values = new String[8];
         } else if (valueCount == values.length) {
             values = Arrays.copyOf(values, valueCount * 2);
+        }
+        if (!valueSet.add(s)) {
+            throw new EventDecodeException(Reason.MALFORMED, at, "string \"" + s + "\" written literally twice");
         }
         values[valueCount++] = s;
     }

@@ -1,5 +1,6 @@
 package io.kproxy.events;
 
+import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -72,11 +73,27 @@ final class WireWriter {
                 buf[pos++] = (byte) s.charAt(i);
             }
         } else {
+            requireWellFormed(s);
             byte[] b = s.getBytes(StandardCharsets.UTF_8);
             varint(b.length);
             ensure(b.length);
             System.arraycopy(b, 0, buf, pos, b.length);
             pos += b.length;
+        }
+    }
+
+    /**
+     * UTF-8 has no form for an unpaired surrogate: {@code getBytes} would write {@code '?'} and the
+     * record would decode to another string. Refuse instead of recording something else.
+     */
+    private static void requireWellFormed(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new InvalidValueException("string", s, "unpaired surrogate at index " + i + " (not valid Unicode; format v1 writes UTF-8)");
+            }
         }
     }
 
@@ -87,7 +104,15 @@ final class WireWriter {
         }
     }
 
+    /** A JSON tree whose root is at depth 0; a value deeper than {@link WireReader#MAX_DEPTH} is refused, as the reader would refuse it. */
     void json(Json value) {
+        json(value, 0);
+    }
+
+    private void json(Json value, int depth) {
+        if (depth > WireReader.MAX_DEPTH) {
+            throw new InvalidValueException("json", "depth " + depth, "nested deeper than " + WireReader.MAX_DEPTH + " levels, which format v1 cannot read back");
+        }
         switch (value) {
             case Json.Null n -> u8(J_NULL);
             case Json.Bool(boolean b) -> u8(b ? J_TRUE : J_FALSE);
@@ -104,7 +129,7 @@ final class WireWriter {
                 u8(J_ARR);
                 varint(items.size());
                 for (Json item : items) {
-                    json(item);
+                    json(item, depth + 1);
                 }
             }
             case Json.Obj(Map<String, Json> fields) -> {
@@ -112,7 +137,7 @@ final class WireWriter {
                 varint(fields.size());
                 for (Map.Entry<String, Json> e : fields.entrySet()) {
                     key(e.getKey());
-                    json(e.getValue());
+                    json(e.getValue(), depth + 1);
                 }
             }
         }

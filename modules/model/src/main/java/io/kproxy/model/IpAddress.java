@@ -20,6 +20,10 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
         if (family == IpFamily.IPV4 && (high != 0 || (low >>> 32) != 0)) {
             throw new InvalidValueException("ip", Long.toHexString(low), "IPv4 address wider than 32 bits");
         }
+        if (family == IpFamily.IPV6 && isMapped(high, low)) {
+            // Go's net.IP treats ::ffff:a.b.c.d and a.b.c.d as one address; so do we, with one representation.
+            throw new InvalidValueException("ip", "::ffff:" + ofV4((int) low), "an IPv4-mapped IPv6 address is the IPv4 address: use IPv4");
+        }
     }
 
     /** Parses an address, naming {@code field} in the error. */
@@ -44,9 +48,9 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
         return new IpAddress(IpFamily.IPV4, 0, bits & 0xFFFFFFFFL);
     }
 
-    /** An IPv6 address from its 128 bits. */
+    /** An address from its 128 bits: IPv6, or IPv4 when they are an IPv4-mapped address ({@code ::ffff:a.b.c.d}). */
     public static IpAddress ofV6(long high, long low) {
-        return new IpAddress(IpFamily.IPV6, high, low);
+        return v6OrMapped(high, low);
     }
 
     /** From network-order bytes: 4 for IPv4, 16 for IPv6 (IPv4-mapped IPv6 becomes IPv4). */
@@ -192,21 +196,22 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
             ellipsis = 0;
             i = 2;
             if (i == len) {
-                return ofV6(0, 0);
+                return new IpAddress(IpFamily.IPV6, 0, 0);
             }
         }
         while (i < len) {
             int start = i;
             int v = 0;
-            while (i < len && hex(text.charAt(i)) >= 0 && i - start < 5) {
+            while (i < len && hex(text.charAt(i)) >= 0) {
                 v = (v << 4) | hex(text.charAt(i));
                 i++;
             }
-            if (i == start || i - start > 4) {
+            if (i == start) {
                 return null;
             }
             if (i < len && text.charAt(i) == '.') {
-                // Embedded IPv4 in the last 32 bits.
+                // Embedded IPv4 in the last 32 bits. Its first octet may be zero-padded past four
+                // digits ("::ffff:00192.168.0.5"): ParseIPSloppy strips the zeros before Go parses.
                 if (ellipsis < 0 && n != 6 || n > 6) {
                     return null;
                 }
@@ -218,6 +223,9 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
                 groups[n++] = (int) (v4.low & 0xFFFF);
                 i = len;
                 break;
+            }
+            if (i - start > 4) {
+                return null; // at most four hex digits per group (Go's netip.ParseAddr)
             }
             groups[n++] = v;
             if (i == len) {
@@ -265,10 +273,11 @@ public record IpAddress(IpFamily family, long high, long low) implements Compara
     }
 
     private static IpAddress v6OrMapped(long h, long l) {
-        if (h == 0 && (l >>> 32) == 0xFFFFL) {
-            return ofV4((int) l);
-        }
-        return ofV6(h, l);
+        return isMapped(h, l) ? ofV4((int) l) : new IpAddress(IpFamily.IPV6, h, l);
+    }
+
+    private static boolean isMapped(long h, long l) {
+        return h == 0 && (l >>> 32) == 0xFFFFL;
     }
 
     private static int hex(char c) {

@@ -29,9 +29,14 @@ public final class Golden {
 
     /** Asserts equality after applying {@code normaliser} to both sides (e.g. masking hashes). */
     public static void assertMatches(String name, String actual, UnaryOperator<String> normaliser) {
-        Path file = ROOT.resolve(name);
+        assertMatches(ROOT, name, actual, normaliser, Boolean.getBoolean("golden.update"));
+    }
+
+    /** The same with the root and the update switch given: a seam for Golden's own tests. */
+    static void assertMatches(Path root, String name, String actual, UnaryOperator<String> normaliser, boolean update) {
+        Path file = root.resolve(name);
         String got = normaliser.apply(normalise(actual));
-        if (Boolean.getBoolean("golden.update")) {
+        if (update) {
             write(file, normalise(actual));
             return;
         }

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
 
@@ -22,19 +24,36 @@ public final class KernelTests {
     private KernelTests() {
     }
 
+    /**
+     * What the gate looks at: the environment, whether we are root, and where a tool is. The
+     * package-private seam lets the gate's own tests inject each one.
+     */
+    record Probe(Function<String, String> env, BooleanSupplier root, Function<String, String> which) {
+        static final Probe SYSTEM = new Probe(System::getenv, KernelTests::isRoot, KernelTests::which);
+    }
+
     /** True when a missing capability must fail rather than skip. */
     public static boolean required() {
-        return "1".equals(System.getenv(REQUIRE_ENV)) || "true".equalsIgnoreCase(System.getenv(REQUIRE_ENV));
+        return required(Probe.SYSTEM);
+    }
+
+    static boolean required(Probe probe) {
+        String v = probe.env().apply(REQUIRE_ENV);
+        return "1".equals(v) || "true".equalsIgnoreCase(v);
     }
 
     /** Requires root and every tool in {@code tools} (looked up on PATH and in /usr/sbin, /sbin). */
     public static void require(String... tools) {
+        require(Probe.SYSTEM, tools);
+    }
+
+    static void require(Probe probe, String... tools) {
         List<String> missing = new ArrayList<>();
-        if (!isRoot()) {
+        if (!probe.root().getAsBoolean()) {
             missing.add("root (uid 0)");
         }
         for (String tool : tools) {
-            if (which(tool) == null) {
+            if (probe.which().apply(tool) == null) {
                 missing.add("the '" + tool + "' tool");
             }
         }
@@ -42,7 +61,7 @@ public final class KernelTests {
             return;
         }
         String why = "kernel test needs " + String.join(", ", missing) + " to run inside a private network namespace";
-        if (required()) {
+        if (required(probe)) {
             throw new AssertionFailedError(why + " (" + REQUIRE_ENV + "=1: a missing capability is a failure)");
         }
         throw new TestAbortedException(why + "; skipped (set " + REQUIRE_ENV + "=1 to make this a failure)");
