@@ -1,0 +1,258 @@
+package io.kproxy.engine;
+
+import io.kproxy.backend.Backend;
+import io.kproxy.events.ConfigRecorded;
+import io.kproxy.events.DataplanePinned;
+import io.kproxy.events.DataplaneUnpinned;
+import io.kproxy.events.EndpointSliceDeleted;
+import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.Envelope;
+import io.kproxy.events.NodeDeleted;
+import io.kproxy.events.NodeObserved;
+import io.kproxy.events.ServiceDeleted;
+import io.kproxy.events.ServiceObserved;
+import io.kproxy.events.SourceRelisted;
+import io.kproxy.events.SourceSynced;
+import io.kproxy.events.SyncApplied;
+import io.kproxy.events.SyncFailed;
+import io.kproxy.journal.spi.EventLog;
+import io.kproxy.state.FoldStep;
+import io.kproxy.state.FoldedState;
+import io.kproxy.state.Rejection;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The node agent's engine (DESIGN.md §6): one Reactor pipeline that tails the event log, folds
+ * each record ({@link FoldedState#apply}, the {@code scan} of the log) and wakes a
+ * {@link SyncRunner} that programs the latest state through the backend ({@link SyncCycle}).
+ *
+ * <ul>
+ *   <li><b>Start and restart.</b> The state is rebuilt from the newest snapshot plus the log's
+ *       suffix ({@link StateLoader}), the tail continues after it, and one full sync follows as
+ *       soon as the state has synced, which a restarted proxy's journal already says: the kernel
+ *       is reprogrammed with the same rules before the API server is even reached. Nothing is
+ *       flushed on start or on stop.</li>
+ *   <li><b>Waking.</b> A record wakes the runner only when it changed the node's desired state
+ *       (a non-empty {@code StateDelta}) or completed the initial sync; the engine's own
+ *       {@code SyncApplied}/{@code SyncFailed} records change nothing and so never trigger a
+ *       sync.</li>
+ *   <li><b>Snapshots.</b> Every {@link EngineOptions#snapshotInterval()} records the folded state
+ *       is written to the log's snapshot store, off the fold thread.</li>
+ * </ul>
+ *
+ * <p>Threading: folding runs on the fold scheduler, syncs on the sync scheduler (the backend
+ * blocks there), snapshots on the background scheduler; all given at start and disposed by
+ * {@link #close()}. Accessors are thread-safe and never block.
+ */
+public final class Engine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+    /**
+     * What the engine runs on.
+     *
+     * @param log        the event log it tails and appends to
+     * @param backend    the dataplane; the caller closes it after the engine
+     * @param options    pacing and snapshots
+     * @param registry   where the metrics go
+     * @param clock      the clock of everything timed (must agree with {@code sync}'s timers)
+     * @param fold       folds records (one thread)
+     * @param sync       runs syncs (one thread; blocks while the kernel applies)
+     * @param background writes snapshots
+     */
+    public record Wiring(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry, EngineClock clock,
+            Scheduler fold, Scheduler sync, Scheduler background) {
+
+        /** Production threads and clocks: two single-thread schedulers, a bounded elastic one for snapshots. */
+        public static Wiring production(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry) {
+            return new Wiring(log, backend, options, registry, EngineClock.system(), Schedulers.newSingle("kproxy-fold", true),
+                    Schedulers.newSingle("kproxy-sync", true), Schedulers.newBoundedElastic(1, 4, "kproxy-snapshot", 60, true));
+        }
+    }
+
+    private final Wiring wiring;
+    private final PendingChanges pending = new PendingChanges();
+    private final ProxyMetrics metrics;
+    private final ProxyHealth health;
+    private final ServiceHealthChecks checks;
+    private final SyncRunner runner;
+    private final AtomicBoolean snapshotting = new AtomicBoolean();
+    private final CompletableFuture<Void> failure = new CompletableFuture<>();
+    private volatile FoldedState latest;
+    private volatile long lastSnapshotOffset;
+    private volatile boolean closing;
+    private Disposable tail;
+
+    private Engine(Wiring wiring) {
+        this.wiring = wiring;
+        this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
+        this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
+        this.checks = new ServiceHealthChecks(health);
+        SyncCycle cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
+                health, checks);
+        EngineOptions o = wiring.options();
+        this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
+                wiring.clock());
+    }
+
+    /**
+     * Rebuilds the state from the log (blocking), starts the tail and the runner, and asks for
+     * the first sync when the state has synced.
+     */
+    public static Engine start(Wiring wiring) {
+        Engine e = new Engine(wiring);
+        StateLoader.Loaded loaded = StateLoader.latest(wiring.log());
+        e.latest = loaded.state();
+        e.lastSnapshotOffset = loaded.snapshotOffset();
+        e.health.nodeEligible(loaded.state().node().node().eligible());
+        e.runner.start();
+        e.tail = wiring.log().tail(loaded.state().offset() + 1).publishOn(wiring.fold(), 256).subscribe(e::onRecord, e::onTailError);
+        if (loaded.state().node().synced()) {
+            e.queueSync();
+        }
+        LOG.info("decision=engine-started mode={} offset={} synced={} min_sync_period={} sync_period={}", wiring.backend().mode(),
+                loaded.state().offset(), loaded.state().node().synced(), wiring.options().minSyncPeriod(), wiring.options().syncPeriod());
+        return e;
+    }
+
+    private void onRecord(Envelope record) {
+        FoldedState before = latest;
+        if (record.offset() <= before.offset()) {
+            return; // already folded by the start-up load
+        }
+        FoldStep step = before.apply(record);
+        FoldedState after = step.state();
+        latest = after;
+        for (Rejection r : step.rejections()) {
+            LOG.warn("decision=skip-field offset={} kind={} key={} field={} reason=\"{}\"", r.offset(), r.kind(), r.key(), r.field(),
+                    r.reason().replace('"', '\''));
+        }
+        health.nodeEligible(after.node().node().eligible());
+        if (!step.delta().isEmpty()) {
+            noteChange(record);
+        }
+        if (after.node().synced() && (!step.delta().isEmpty() || !before.node().synced())) {
+            queueSync();
+        }
+        maybeSnapshot(after);
+    }
+
+    /** Counts a Service or EndpointSlice change (upstream's change trackers) and keeps its trigger time. */
+    private void noteChange(Envelope record) {
+        switch (record.event()) {
+            case ServiceObserved s -> serviceChange(record);
+            case ServiceDeleted s -> serviceChange(record);
+            case EndpointSliceObserved s -> endpointChange(record, TriggerTime.of(s.object()));
+            case EndpointSliceDeleted s -> endpointChange(record, Optional.empty());
+            // Node, configuration and barrier records change rules too, but are neither Service
+            // nor endpoint changes in upstream's counting; the rest never change the state.
+            case NodeObserved n -> { }
+            case NodeDeleted n -> { }
+            case SourceSynced b -> { }
+            case SourceRelisted b -> { }
+            case ConfigRecorded c -> { }
+            case SyncApplied a -> { }
+            case SyncFailed f -> { }
+            case DataplanePinned p -> { }
+            case DataplaneUnpinned u -> { }
+        }
+    }
+
+    private void serviceChange(Envelope record) {
+        metrics.serviceChange();
+        pending.add(new PendingChanges.Change(record.offset(), true, Optional.empty()));
+    }
+
+    private void endpointChange(Envelope record, Optional<TriggerTime> trigger) {
+        metrics.endpointChange();
+        pending.add(new PendingChanges.Change(record.offset(), false, trigger));
+    }
+
+    private void queueSync() {
+        health.queuedUpdate();
+        metrics.queued(wiring.clock().now());
+        runner.run();
+    }
+
+    private void maybeSnapshot(FoldedState state) {
+        if (state.offset() - lastSnapshotOffset < wiring.options().snapshotInterval() || !snapshotting.compareAndSet(false, true)) {
+            return;
+        }
+        lastSnapshotOffset = state.offset();
+        wiring.background().schedule(() -> {
+            try {
+                byte[] data = state.toSnapshot();
+                wiring.log().storeSnapshot(state.offset(), data);
+                LOG.info("decision=snapshot-stored offset={} bytes={}", state.offset(), data.length);
+            } catch (RuntimeException e) {
+                LOG.warn("decision=continue reason=\"snapshot failed\" offset={} error=\"{}\"", state.offset(), e.toString());
+            } finally {
+                snapshotting.set(false);
+            }
+        });
+    }
+
+    private void onTailError(Throwable error) {
+        if (closing) {
+            return;
+        }
+        LOG.error("decision=stop-engine reason=\"the event log failed\" error=\"{}\"", error.toString(), error);
+        failure.completeExceptionally(error);
+    }
+
+    /** The latest folded state (never null). */
+    public FoldedState state() {
+        return latest;
+    }
+
+    public ProxyHealth health() {
+        return health;
+    }
+
+    public ProxyMetrics metrics() {
+        return metrics;
+    }
+
+    /** The health-check node ports of the programmed state. */
+    public ServiceHealthChecks healthChecks() {
+        return checks;
+    }
+
+    /** Completes exceptionally when the engine stopped on its own (the log failed); never completes normally. */
+    public CompletableFuture<Void> failure() {
+        return failure.copy();
+    }
+
+    /**
+     * Stops tailing and syncing; waits (up to {@code timeout}) for a sync in progress to finish,
+     * never interrupting a kernel transaction. Leaves every rule in place. Idempotent.
+     */
+    public void close(Duration timeout) {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        if (tail != null) {
+            tail.dispose();
+        }
+        runner.close(timeout);
+        wiring.fold().dispose();
+        wiring.sync().dispose();
+        wiring.background().dispose();
+        LOG.info("decision=engine-stopped offset={} rules=kept", latest.offset());
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(60));
+    }
+}

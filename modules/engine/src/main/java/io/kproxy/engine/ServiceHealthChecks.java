@@ -1,0 +1,135 @@
+package io.kproxy.engine;
+
+import io.kproxy.model.IpAddress;
+import io.kproxy.model.IpFamily;
+import io.kproxy.model.ServiceRef;
+import io.kproxy.state.Endpoint;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.ServicePortState;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The per-service health-check node ports of upstream's {@code ServiceHealthServer}
+ * ({@code pkg/proxy/healthcheck/service_health.go}, reference row 24): every Service of type
+ * LoadBalancer with {@code externalTrafficPolicy: Local} gets an HTTP server on its
+ * {@code healthCheckNodePort} that answers 200 when this node has a local, ready endpoint for it
+ * and the proxy is healthy, else 503. This class is the model (which ports, how many local
+ * endpoints, the answer); the application runs the servers. It is updated after each successful
+ * sync with the state that was programmed, so the answer never runs ahead of the kernel.
+ *
+ * <p>Thread-safe; listeners run on the updating thread (the sync loop) and must not block.
+ */
+public final class ServiceHealthChecks {
+
+    /**
+     * One health-check port.
+     *
+     * @param service        the Service
+     * @param port           its {@code healthCheckNodePort}
+     * @param localEndpoints distinct IPs of this node's ready endpoints for it, all ports and
+     *                       families together (upstream's {@code LocalReadyEndpoints}; serving but
+     *                       terminating endpoints do not count)
+     */
+    public record Check(ServiceRef service, int port, int localEndpoints) {
+    }
+
+    private final ProxyHealth health;
+    private final List<Consumer<Map<ServiceRef, Check>>> listeners = new CopyOnWriteArrayList<>();
+    private volatile Map<ServiceRef, Check> current = Map.of();
+
+    ServiceHealthChecks(ProxyHealth health) {
+        this.health = health;
+    }
+
+    /** The checks of {@code state}, by Service. Pure. */
+    public static Map<ServiceRef, Check> of(NodeState state) {
+        Map<ServiceRef, Integer> ports = new HashMap<>();
+        Map<ServiceRef, Set<IpAddress>> local = new HashMap<>();
+        for (IpFamily f : IpFamily.values()) {
+            for (ServicePortState p : state.family(f).ports().values()) {
+                if (p.healthCheckNodePort() == 0) {
+                    continue;
+                }
+                ServiceRef svc = p.name().service();
+                ports.putIfAbsent(svc, p.healthCheckNodePort());
+                Set<IpAddress> ips = local.computeIfAbsent(svc, k -> new HashSet<>());
+                for (Endpoint ep : p.endpoints()) {
+                    if (ep.local() && ep.ready()) {
+                        ips.add(ep.ip());
+                    }
+                }
+            }
+        }
+        Map<ServiceRef, Check> out = new TreeMap<>();
+        ports.forEach((svc, port) -> out.put(svc, new Check(svc, port, local.get(svc).size())));
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** Replaces the checks with those of the programmed {@code state}; tells listeners when they changed. */
+    void update(NodeState state) {
+        Map<ServiceRef, Check> next = of(state);
+        if (next.equals(current)) {
+            return;
+        }
+        current = next;
+        for (Consumer<Map<ServiceRef, Check>> l : listeners) {
+            l.accept(next);
+        }
+    }
+
+    /** The checks in force. */
+    public Map<ServiceRef, Check> current() {
+        return current;
+    }
+
+    /** Calls {@code listener} with the current checks now and with every change later. */
+    public void subscribe(Consumer<Map<ServiceRef, Check>> listener) {
+        listeners.add(listener);
+        listener.accept(current);
+    }
+
+    /**
+     * The answer of {@code service}'s health-check port: upstream's JSON (tab-indented, as its
+     * dedented template), 200 when it has local endpoints and the proxy is healthy, else 503;
+     * empty when the Service has no check (upstream writes nothing then).
+     */
+    public Optional<ProxyHealth.Response> answer(ServiceRef service) {
+        Check c = current.get(service);
+        if (c == null) {
+            return Optional.empty();
+        }
+        boolean healthy = health.isHealthy();
+        String body = "{\n\t\"service\": {\n\t\t\"namespace\": \"" + jsonEscape(service.namespace()) + "\",\n\t\t\"name\": \""
+                + jsonEscape(service.name()) + "\"\n\t},\n\t\"localEndpoints\": " + c.localEndpoints() + ",\n\t\"serviceProxyHealthy\": "
+                + healthy + "\n}";
+        return Optional.of(new ProxyHealth.Response(c.localEndpoints() != 0 && healthy ? 200 : 503, body));
+    }
+
+    private static String jsonEscape(String s) {
+        // Kubernetes names are DNS labels; escaping is belt and braces for a crafted journal.
+        StringBuilder sb = new StringBuilder(s.length());
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                default -> {
+                    if (ch < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) ch));
+                    } else {
+                        sb.append(ch);
+                    }
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

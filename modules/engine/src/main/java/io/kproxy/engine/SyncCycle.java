@@ -1,0 +1,181 @@
+package io.kproxy.engine;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.ConntrackFilter;
+import io.kproxy.backend.FullSyncSchedule;
+import io.kproxy.backend.KernelException;
+import io.kproxy.backend.Plan;
+import io.kproxy.backend.SyncOptions;
+import io.kproxy.backend.Transaction;
+import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.SyncApplied;
+import io.kproxy.events.SyncFailed;
+import io.kproxy.events.SyncKind;
+import io.kproxy.journal.spi.EventLog;
+import io.kproxy.state.FoldedState;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.StateDelta;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One sync: the function the {@link SyncRunner} runs (DESIGN.md §6; the cycle of
+ * {@link Backend}'s Javadoc). It programs the latest folded state, never anything before
+ * Services and EndpointSlices have synced:
+ *
+ * <ol>
+ *   <li>target = {@link DataplaneTarget#of}(latest fold); delta = {@link StateDelta#between} the
+ *       last programmed state and the target (from the empty state on the first sync, so that
+ *       upstream's start-up conntrack cleanup happens too);</li>
+ *   <li>full or partial by {@link FullSyncSchedule}: the first sync and the one after a failure
+ *       start from no known kernel state; the hourly one and a node change rewrite everything;</li>
+ *   <li>render (incrementally from the last applied plan when there is one), diff, apply;</li>
+ *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
+ *       an empty transaction: nothing was applied), metrics, health, health-check ports, and a
+ *       follow-up run when the plan holds deferred work;</li>
+ *   <li>on failure: {@code SyncFailed} appended, the last applied plan forgotten so that the
+ *       next sync is a full one, a retry after a Resilience4j exponential backoff (retryable
+ *       errors; capped by the sync period) or after the sync period (fatal ones).</li>
+ * </ol>
+ *
+ * <p>Confined to the runner's thread; blocks while the backend applies.
+ */
+final class SyncCycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SyncCycle.class);
+
+    private final Backend backend;
+    private final EventLog log;
+    private final EngineOptions options;
+    private final EngineClock clock;
+    private final Supplier<FoldedState> live;
+    private final PendingChanges pending;
+    private final ProxyMetrics metrics;
+    private final ProxyHealth health;
+    private final ServiceHealthChecks checks;
+    private final IntervalFunction backoff;
+    private final Instant startedAt;
+
+    private Optional<Plan> lastApplied = Optional.empty();
+    private NodeState lastNode = FoldedState.initial().node();
+    private FullSyncSchedule schedule = FullSyncSchedule.initial();
+    private long generation;
+    private int failuresInARow;
+
+    SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<FoldedState> live, PendingChanges pending,
+            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks) {
+        this.backend = backend;
+        this.log = log;
+        this.options = options;
+        this.clock = clock;
+        this.live = live;
+        this.pending = pending;
+        this.metrics = metrics;
+        this.health = health;
+        this.checks = checks;
+        this.backoff = IntervalFunction.ofExponentialBackoff(options.retryBackoffInitial(), 2.0, options.syncPeriod());
+        this.startedAt = clock.now();
+    }
+
+    SyncRunner.Outcome run() {
+        DataplaneTarget target = DataplaneTarget.of(live.get());
+        if (!target.node().synced()) {
+            LOG.debug("decision=skip-sync reason=\"services and endpoint slices have not both synced\" offset={}", target.uptoOffset());
+            return SyncRunner.Outcome.succeeded();
+        }
+        Instant now = clock.now();
+        long start = clock.nanoTime();
+        StateDelta delta = StateDelta.between(lastNode, target.node());
+        boolean full = schedule.fullSyncDue(now, delta.nodeChanged());
+        boolean fromScratch = schedule.lastFullSync().isEmpty() || schedule.lastFailed();
+        Transaction tx;
+        try {
+            Plan plan = lastApplied.isPresent() ? backend.renderIncremental(lastApplied.get(), target.node(), delta)
+                    : backend.render(target.node());
+            tx = backend.diff(fromScratch ? Optional.empty() : lastApplied, plan, full ? SyncOptions.fullAt(now) : SyncOptions.at(now));
+        } catch (RuntimeException e) {
+            // A render or diff bug: the input is not going to change by retrying at once.
+            return failed(target, full ? SyncKind.FULL : SyncKind.PARTIAL, now, start, e.toString(), false);
+        }
+        try {
+            backend.apply(tx);
+        } catch (KernelException e) {
+            return failed(target, tx.kind(), now, start, e.getMessage(), e.retryable());
+        } catch (RuntimeException e) {
+            return failed(target, tx.kind(), now, start, e.toString(), true);
+        }
+        return succeeded(target, tx, delta, now, start);
+    }
+
+    private SyncRunner.Outcome succeeded(DataplaneTarget target, Transaction tx, StateDelta delta, Instant now, long start) {
+        lastApplied = Optional.of(tx.result());
+        lastNode = target.node();
+        schedule = schedule.after(tx, now, true);
+        failuresInARow = 0;
+        cleanConntrack(delta, target.node());
+        Duration took = Duration.ofNanos(clock.nanoTime() - start);
+        Instant end = clock.now();
+        if (!tx.isEmpty()) {
+            append(new SyncApplied(backend.mode(), ++generation, target.uptoOffset(), tx.kind(), tx.result().rulesetHash(), took));
+        }
+        metrics.syncApplied(tx.kind(), took, end);
+        metrics.noLocalEndpoints(target.node());
+        for (PendingChanges.Change c : pending.drainUpTo(target.uptoOffset())) {
+            // Upstream ignores trigger times from before the proxy started (endpointschangetracker.go).
+            c.triggerTime().filter(t -> t.at().isAfter(startedAt))
+                    .ifPresent(t -> metrics.networkProgramming(t.family(), Duration.between(t.at(), end)));
+        }
+        health.updated();
+        checks.update(target.node());
+        LOG.info("decision=synced kind={} generation={} upto_offset={} operations={} changed_ports={} millis={}", tx.kind(), generation,
+                target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
+        Optional<Duration> followUp = tx.result().nextDeferredWork().map(w -> {
+            Duration d = Duration.between(end, w);
+            return d.isNegative() ? Duration.ZERO : d;
+        });
+        return new SyncRunner.Outcome.Succeeded(followUp);
+    }
+
+    private SyncRunner.Outcome failed(DataplaneTarget target, SyncKind kind, Instant now, long start, String error, boolean retryable) {
+        lastApplied = Optional.empty();
+        schedule = new FullSyncSchedule(schedule.lastFullSync(), true);
+        failuresInARow++;
+        Duration took = Duration.ofNanos(clock.nanoTime() - start);
+        String message = error == null || error.isBlank() ? "unknown error" : error;
+        append(new SyncFailed(backend.mode(), ++generation, target.uptoOffset(), kind, message, retryable, took));
+        metrics.syncFailed();
+        Duration retry = retryable ? Duration.ofMillis(backoff.apply(failuresInARow)) : options.syncPeriod();
+        LOG.warn("decision=retry-full-sync kind={} generation={} upto_offset={} retryable={} retry_in_millis={} error=\"{}\"", kind,
+                generation, target.uptoOffset(), retryable, retry.toMillis(), message.replace('"', '\''));
+        return new SyncRunner.Outcome.Failed(retry);
+    }
+
+    private void cleanConntrack(StateDelta delta, NodeState state) {
+        List<ConntrackFilter> filters = backend.conntrackFilters(delta, state);
+        if (filters.isEmpty()) {
+            return;
+        }
+        try {
+            int deleted = backend.cleanConntrack(filters);
+            LOG.info("decision=conntrack-cleanup filters={} deleted={}", filters.size(), deleted);
+        } catch (KernelException e) {
+            // Upstream logs and goes on: the rules are right; stale UDP flows age out.
+            LOG.warn("decision=continue reason=\"conntrack cleanup failed\" error=\"{}\"", e.getMessage());
+        }
+    }
+
+    /** The only feedback into the log. Not waited for: a slow disk must not stall the dataplane. */
+    private void append(ClusterEvent event) {
+        log.append(options.source(), event).whenComplete((offset, error) -> {
+            if (error != null) {
+                LOG.warn("decision=continue reason=\"could not record {}\" error=\"{}\"", event.type(), error.toString());
+            }
+        });
+    }
+}
