@@ -1,0 +1,70 @@
+package io.kproxy.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kproxy.events.Envelope;
+import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.state.FoldedState;
+import io.kproxy.testkit.EventSequence;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Snapshot plus suffix equals the fold from the start; an unreadable snapshot falls back to an older one. */
+class StateLoaderTest {
+
+    private static List<Envelope> history() {
+        EventSequence seq = EventSequence.create().config(EngineHarness.NODE, io.kproxy.model.Json.Obj.EMPTY).synced();
+        for (int i = 1; i <= 30; i++) {
+            seq.then(EngineHarness.service("s" + i, "172.30.0." + i).observed(), EngineHarness.slice("s" + i, "10.0.1." + i).observed());
+        }
+        return seq.build();
+    }
+
+    private static FoldedState foldAll(List<Envelope> log, long upto) {
+        FoldedState s = FoldedState.initial();
+        for (Envelope e : log) {
+            if (e.offset() <= upto) {
+                s = s.apply(e).state();
+            }
+        }
+        return s;
+    }
+
+    private static MemoryEventLog logOf(List<Envelope> envelopes) {
+        MemoryEventLog log = new MemoryEventLog();
+        envelopes.forEach(e -> log.append(e.source(), e.event()).join());
+        return log;
+    }
+
+    @Test
+    void snapshotPlusSuffixEqualsTheFoldFromTheStart() {
+        List<Envelope> h = history();
+        MemoryEventLog log = logOf(h);
+        log.storeSnapshot(20, foldAll(h, 20).toSnapshot());
+        log.storeSnapshot(40, foldAll(h, 40).toSnapshot());
+        StateLoader.Loaded latest = StateLoader.latest(log);
+        assertThat(latest.snapshotOffset()).isEqualTo(40);
+        assertThat(latest.state()).isEqualTo(foldAll(h, h.size()));
+        StateLoader.Loaded at30 = StateLoader.at(log, 30);
+        assertThat(at30.snapshotOffset()).isEqualTo(20);
+        assertThat(at30.state()).isEqualTo(foldAll(h, 30));
+    }
+
+    @Test
+    void anUnreadableSnapshotIsSkippedForAnOlderOne() {
+        List<Envelope> h = history();
+        MemoryEventLog log = logOf(h);
+        log.storeSnapshot(20, foldAll(h, 20).toSnapshot());
+        log.storeSnapshot(40, new byte[] {(byte) 0xEE, 1, 2, 3});
+        StateLoader.Loaded latest = StateLoader.latest(log);
+        assertThat(latest.snapshotOffset()).isEqualTo(20);
+        assertThat(latest.state()).isEqualTo(foldAll(h, h.size()));
+    }
+
+    @Test
+    void anEmptyLogIsTheInitialState() {
+        StateLoader.Loaded l = StateLoader.latest(new MemoryEventLog());
+        assertThat(l.state()).isEqualTo(FoldedState.initial());
+        assertThat(l.snapshotOffset()).isEqualTo(-1);
+    }
+}
