@@ -46,7 +46,7 @@ public final class KindLedger {
     public static final class Generation {
         private final Origin origin;
         private Set<String> seen = new HashSet<>();
-        private int changes;
+        private int changes;   // events emitted by the current list cycle
         private boolean listed;
         private boolean listing = true;
 
@@ -103,6 +103,7 @@ public final class KindLedger {
         }
         g.listing = true;
         if (g.listed) {
+            g.changes = 0;
             LOG.info("decision=relist kind={} from_resource_version={} reason=informer-restarted-list", kind, lastResourceVersion);
         }
     }

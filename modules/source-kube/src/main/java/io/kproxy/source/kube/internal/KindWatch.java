@@ -57,10 +57,13 @@ public final class KindWatch<T extends HasMetadata> {
         }
         SharedIndexInformer<T> next = spec.informable().apply(client).withLimit(pageSize).runnableInformer(0);
         next.exceptionHandler((started, error) -> {
+            if (closed) {
+                LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), error.toString());
+                return false;
+            }
             stats.error(spec.kind() + " list/watch failed: " + error.getMessage());
-            LOG.warn("decision=retry-list-watch kind={} started={} closed={} error={}", spec.kind(), started, closed,
-                    error.toString());
-            return !closed;
+            LOG.warn("decision=retry-list-watch kind={} started={} error={}", spec.kind(), started, error.toString());
+            return true;
         });
         next.addEventHandler(new Handler(generation));
         informer = next;
