@@ -7,18 +7,24 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.KubeObjects;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.model.NodeName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Adds, updates and deletes of all three kinds reach the log in order; filtered objects never do. */
 class KubeSourceIT {
@@ -113,10 +119,40 @@ class KubeSourceIT {
         assertThat(state.relists()).isZero();
         assertThat(state.queueDepth()).isZero();
         assertThat(state.appended()).isEqualTo(log.nextOffset());
-        assertThat(state.lastEventTime()).isAfter(java.time.Instant.EPOCH);
+        assertThat(state.lastEventTime()).isAfter(Instant.EPOCH);
     }
 
-    private static io.kproxy.events.ClusterEvent find(MemoryEventLog log, String description) {
+    @Test
+    void readsTheApiServerFromAKubeconfig(@TempDir Path dir) throws Exception {
+        Kube.create(api.client(), Kube.service("web", "10.96.0.10", Map.of()));
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: mock
+                  cluster:
+                    server: %s
+                contexts:
+                - name: mock
+                  context:
+                    cluster: mock
+                    user: nobody
+                current-context: mock
+                users:
+                - name: nobody
+                  user: {}
+                """.formatted(api.url()));
+        KubeSourceOptions options = KubeSourceOptions.defaults(new NodeName(TestSources.NODE)).withKubeconfig(kubeconfig.toString());
+
+        source = KubeSource.create(options, log, KnownObjects.empty());
+        source.start();
+        source.synced().get(30, TimeUnit.SECONDS);
+
+        assertThat(LogView.of(log, ResourceKind.SERVICE, 0)).containsExactly("observed ns1/web", "synced SERVICE");
+    }
+
+    private static ClusterEvent find(MemoryEventLog log, String description) {
         for (Envelope e : LogView.records(log, 0)) {
             if (LogView.describe(e.event()).equals(description)) {
                 return e.event();

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.journal.MemoryEventLog;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -50,6 +52,8 @@ class ReconnectIT {
     @Test
     void theWatchResumesAfterTheApiServerComesBack() throws Exception {
         startSource(TestSources.options(api));
+        List<SourceState> published = new CopyOnWriteArrayList<>();
+        source.addListener(published::add);
         long mark = log.nextOffset();
 
         api.stop();
@@ -64,6 +68,10 @@ class ReconnectIT {
         SourceState state = source.state();
         assertThat(state.reconnects()).as("resumed, not relisted").isGreaterThanOrEqualTo(3);
         assertThat(state.relists()).isZero();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !published.isEmpty() && published.getLast().connected());
+        assertThat(published).as("the listener saw the outage and the recovery")
+                .anyMatch(s -> !s.connected() && s.synced())
+                .anyMatch(SourceState::connected);
     }
 
     @Test

@@ -50,7 +50,7 @@ public final class RequestObserver implements Interceptor {
 
     @Override
     public void afterConnectionFailure(HttpRequest request, Throwable failure) {
-        stats.error("cannot reach the API server (" + request.uri().getPath() + "): " + failure.getMessage());
+        stats.error("cannot reach the API server (" + request.uri().getPath() + "): " + failure);
     }
 
     @Override
