@@ -160,10 +160,13 @@ public final class KubeSource implements AutoCloseable {
             }
             closed = true;
         }
+        // Release informer threads blocked on a full queue first: a watchdog relist in progress
+        // may be waiting for them, and closing an informer waits for the watchdog.
+        queue.stopAccepting();
+        monitor.shutdownNow();
         for (KindWatch<?> w : watches) {
             w.close();
         }
-        monitor.shutdownNow();
         queue.close(Duration.ofSeconds(5));
         client.close();
         stats.publish();

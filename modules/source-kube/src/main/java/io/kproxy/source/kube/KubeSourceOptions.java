@@ -5,7 +5,8 @@ import io.kproxy.model.NodeName;
 import java.time.Duration;
 
 /**
- * How the Kubernetes source connects, pages, watches and appends. Immutable; no null component.
+ * How the Kubernetes source connects, pages, watches and appends. Immutable and thread-safe; no
+ * null component (strings use "" for "none").
  * Start from {@link #defaults(NodeName)} and change what differs with the {@code with...} methods.
  *
  * @param nodeName                this proxy's node: only its Node is watched and recorded

@@ -208,6 +208,14 @@ public final class AppendQueue implements AutoCloseable {
     }
 
     /**
+     * Stops accepting events: producers blocked on a full queue return at once (with false).
+     * What is queued stays queued for {@link #close(Duration)}. Does not block.
+     */
+    public void stopAccepting() {
+        accepting = false;
+    }
+
+    /**
      * Stops accepting, appends what is queued for up to {@code drain}, then stops the thread.
      * Blocks for at most about {@code drain} plus one backoff interval.
      */

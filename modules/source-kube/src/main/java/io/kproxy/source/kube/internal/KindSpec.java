@@ -39,7 +39,10 @@ public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<Kubern
                 c -> c.discovery().v1().endpointSlices().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS));
     }
 
-    /** This node's Node only, by field selector {@code metadata.name=<node>} (upstream's node informer). */
+    /**
+     * This node's Node only, by field selector {@code metadata.name=<node>}: upstream's node
+     * informer in {@code cmd/kube-proxy/app/server.go} ({@code fields.OneTermEqualSelector}).
+     */
     public static KindSpec<Node> node(NodeName node) {
         return new KindSpec<>(ResourceKind.NODE, c -> c.nodes().withField("metadata.name", node.value()));
     }

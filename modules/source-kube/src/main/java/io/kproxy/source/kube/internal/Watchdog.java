@@ -13,7 +13,9 @@ import org.slf4j.LoggerFactory;
  * than the grace period. This covers what fabric8 7.8 does not recover from: a plain HTTP 410
  * answer to a watch reconnect makes its watch manager retry the same resourceVersion forever
  * (only a 410 {@code ERROR} event or a first-connect failure reaches the informer's relist).
- * Upstream client-go relists on any 410; this restores that. Forced relists of one kind back off
+ * Upstream client-go relists on any 410, event or status ({@code isExpiredError} in
+ * {@code staging/src/k8s.io/client-go/tools/cache/reflector.go}); this restores that, and also
+ * catches any other way a watch can stay closed. Forced relists of one kind back off
  * exponentially (Resilience4j {@link IntervalFunction}) from the grace period up to the maximum
  * while its watch stays closed, and the backoff resets once a watch is open again.
  *

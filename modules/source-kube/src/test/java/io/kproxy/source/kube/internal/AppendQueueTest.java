@@ -96,6 +96,38 @@ class AppendQueueTest {
     }
 
     @Test
+    void closingWhileTheLogRefusesReleasesProducersAndReturns() throws Exception {
+        RefusingEventLog log = new RefusingEventLog(new MemoryEventLog());
+        log.full(true);
+        SourceStats stats = new SourceStats(Clock.systemUTC());
+        AppendQueue queue = new AppendQueue(log, "source/kube", CAPACITY, 3, Duration.ofMillis(10), Duration.ofMillis(50), stats);
+        queue.start();
+        AtomicInteger refusedPut = new AtomicInteger();
+        Thread producer = Thread.ofPlatform().start(() -> {
+            try {
+                for (int i = 0; i < 40; i++) {
+                    if (!queue.put(event(i))) {
+                        refusedPut.incrementAndGet();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        await().atMost(10, TimeUnit.SECONDS).until(() -> queue.depth() == CAPACITY);
+
+        long start = System.nanoTime();
+        queue.stopAccepting();
+        producer.join(5_000);
+        queue.close(Duration.ofMillis(300));
+
+        assertThat(producer.isAlive()).isFalse();
+        assertThat(refusedPut.get()).isPositive();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(stats.snapshot().appended()).isZero();
+    }
+
+    @Test
     void closingAppendsWhatIsQueued() throws Exception {
         MemoryEventLog memory = new MemoryEventLog();
         SourceStats stats = new SourceStats(Clock.systemUTC());
