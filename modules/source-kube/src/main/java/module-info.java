@@ -15,7 +15,6 @@ module io.kproxy.source.kube {
     requires transitive io.kproxy.journal;
     requires kubernetes.client.api;
     requires kubernetes.client;
-    requires kubernetes.model.common;
     requires kubernetes.model.core;
     requires kubernetes.model.discovery;
     requires io.fabric8.kubernetes.client.jdkhttp;

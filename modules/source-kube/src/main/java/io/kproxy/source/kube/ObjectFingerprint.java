@@ -6,9 +6,8 @@ import io.kproxy.model.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,62 +37,80 @@ public record ObjectFingerprint(String resourceVersion, String contentHash) {
     /** The fingerprint of {@code object} as an observation would record it (trimmed first). */
     public static ObjectFingerprint of(Json.Obj object) {
         Json.Obj trimmed = KubeObjects.trim(object);
+        Canonical out = new Canonical();
+        out.value(trimmed);
         MessageDigest digest = sha256();
-        feed(digest, trimmed);
+        digest.update(out.bytes, 0, out.length);
         byte[] sum = digest.digest();
         return new ObjectFingerprint(KubeObjects.resourceVersion(trimmed), HexFormat.of().formatHex(sum, 0, 16));
     }
 
-    private static void feed(MessageDigest d, Json value) {
-        switch (value) {
-            case Json.Obj o -> {
-                List<String> keys = new ArrayList<>(o.fields().keySet());
-                keys.sort(null);
-                d.update((byte) '{');
-                putLength(d, keys.size());
-                Map<String, Json> fields = o.fields();
-                for (String k : keys) {
-                    putText(d, k);
-                    feed(d, fields.get(k));
+    /** The canonical bytes of a tree, gathered in one buffer so that the digest runs once. */
+    private static final class Canonical {
+        private byte[] bytes = new byte[1024];
+        private int length;
+
+        void value(Json value) {
+            switch (value) {
+                case Json.Obj o -> {
+                    Map<String, Json> fields = o.fields();
+                    String[] keys = fields.keySet().toArray(new String[0]);
+                    Arrays.sort(keys);
+                    put((byte) '{');
+                    putLong(keys.length);
+                    for (String k : keys) {
+                        putText(k);
+                        value(fields.get(k));
+                    }
                 }
-            }
-            case Json.Arr a -> {
-                d.update((byte) '[');
-                putLength(d, a.items().size());
-                for (Json item : a.items()) {
-                    feed(d, item);
+                case Json.Arr a -> {
+                    put((byte) '[');
+                    putLong(a.items().size());
+                    for (Json item : a.items()) {
+                        value(item);
+                    }
                 }
+                case Json.Str s -> {
+                    put((byte) 's');
+                    putText(s.value());
+                }
+                case Json.Int i -> {
+                    put((byte) 'i');
+                    putLong(i.value());
+                }
+                case Json.Dec d -> {
+                    put((byte) 'd');
+                    putLong(Double.doubleToLongBits(d.value()));
+                }
+                case Json.Bool b -> put(b.value() ? (byte) 't' : (byte) 'f');
+                case Json.Null n -> put((byte) 'n');
             }
-            case Json.Str s -> {
-                d.update((byte) 's');
-                putText(d, s.value());
-            }
-            case Json.Int i -> {
-                d.update((byte) 'i');
-                putLong(d, i.value());
-            }
-            case Json.Dec dec -> {
-                d.update((byte) 'd');
-                putLong(d, Double.doubleToLongBits(dec.value()));
-            }
-            case Json.Bool b -> d.update(b.value() ? (byte) 't' : (byte) 'f');
-            case Json.Null n -> d.update((byte) 'n');
         }
-    }
 
-    private static void putText(MessageDigest d, String s) {
-        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-        putLength(d, bytes.length);
-        d.update(bytes);
-    }
+        private void putText(String s) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            putLong(utf8.length);
+            ensure(utf8.length);
+            System.arraycopy(utf8, 0, bytes, length, utf8.length);
+            length += utf8.length;
+        }
 
-    private static void putLength(MessageDigest d, int n) {
-        putLong(d, n);
-    }
+        private void putLong(long v) {
+            ensure(8);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                bytes[length++] = (byte) (v >>> shift);
+            }
+        }
 
-    private static void putLong(MessageDigest d, long v) {
-        for (int shift = 56; shift >= 0; shift -= 8) {
-            d.update((byte) (v >>> shift));
+        private void put(byte b) {
+            ensure(1);
+            bytes[length++] = b;
+        }
+
+        private void ensure(int more) {
+            if (length + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
         }
     }
 

@@ -12,7 +12,8 @@ import java.time.Instant;
  * @param lastEventTime when the last informer callback arrived ({@link Instant#EPOCH} before the first)
  * @param relists       completed relists: after a 410 Gone, after a watch failure, or forced by the watchdog
  * @param forcedRelists the relists the watchdog forced because a watch stayed closed too long
- * @param reconnects    watch requests that resumed a watch without a list before them
+ * @param reconnects    watch requests that resumed a watch without a list before them (after a
+ *                      disconnect, and also fabric8's routine watch renewal every 5–10 min)
  * @param queueDepth    events waiting to be appended
  * @param appended      events appended (durable) since the source started
  * @param appendRetries appends the log refused with a retryable error and that were retried

@@ -49,6 +49,17 @@ class ObjectFingerprintTest {
     }
 
     @Test
+    void theCanonicalFormIsStable() {
+        // Fixed so that an accidental change of the canonical form shows up here; the value was
+        // computed independently (a 20-line Python script of the same canonical form: keys sorted,
+        // one tag byte per value, lengths and numbers as 8-byte big-endian, SHA-256, first 16 bytes).
+        ObjectFingerprint fp = ObjectFingerprint.of(service("7", Json.obj("clusterIP", Json.of("10.0.0.1"),
+                "ports", Json.arr(Json.obj("port", Json.of(80), "weight", new Json.Dec(0.5), "open", Json.of(true))),
+                "none", Json.Null.INSTANCE)));
+        assertThat(fp.contentHash()).isEqualTo("21acf05f8e356f958fac07ba7a928809");
+    }
+
+    @Test
     void nestingIsUnambiguous() {
         Json.Obj a = service("7", Json.obj("a", Json.arr(Json.of("b"), Json.of("c"))));
         Json.Obj b = service("7", Json.obj("a", Json.arr(Json.of("bc"))));
