@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,7 @@ public final class KubeSource implements AutoCloseable {
     private final List<KindWatch<?>> watches = new ArrayList<>();
     private final Watchdog watchdog;
     private final ScheduledExecutorService monitor;
+    private final ExecutorService relister;
     private final CompletableFuture<Void> synced;
     private boolean started;
     private boolean closed;
@@ -86,9 +88,10 @@ public final class KubeSource implements AutoCloseable {
         this.synced = CompletableFuture.allOf(watches.stream()
                 .map(w -> w.ledger().firstListDurable()).toArray(CompletableFuture[]::new));
         stats.bind(() -> watches.stream().allMatch(KindWatch::isWatching), synced::isDone, queue::depth);
-        this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), System::nanoTime);
         this.monitor = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("kproxy-source-monitor").daemon(true).factory());
+        this.relister = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-source-relist").daemon(true).factory());
+        this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), System::nanoTime, relister);
     }
 
     private <T extends HasMetadata> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
@@ -164,6 +167,7 @@ public final class KubeSource implements AutoCloseable {
         // may be waiting for them, and closing an informer waits for the watchdog.
         queue.stopAccepting();
         monitor.shutdownNow();
+        relister.shutdownNow();
         for (KindWatch<?> w : watches) {
             w.close();
         }

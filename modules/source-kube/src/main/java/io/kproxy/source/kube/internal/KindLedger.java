@@ -48,7 +48,6 @@ public final class KindLedger {
         private Set<String> seen = new HashSet<>();
         private int changes;   // events emitted by the current list cycle
         private boolean listed;
-        private boolean listing = true;
 
         private Generation(Origin origin) {
             this.origin = origin;
@@ -62,6 +61,7 @@ public final class KindLedger {
     private final CompletableFuture<Void> firstListDurable = new CompletableFuture<>();
     private boolean everSynced;
     private Generation generation;
+    private volatile boolean listing;   // the current generation's, readable without the lock
 
     public KindLedger(ResourceKind kind, Map<String, ObjectFingerprint> known, boolean knownSynced, EventSink sink,
                       SourceStats stats) {
@@ -79,12 +79,13 @@ public final class KindLedger {
     /** Starts a new generation; callbacks of the previous one are ignored from now on. */
     public synchronized Generation newGeneration(Origin origin) {
         generation = new Generation(origin);
+        listing = true;
         return generation;
     }
 
-    /** Whether the current generation is between the start of a list and its end. */
-    public synchronized boolean listing() {
-        return generation != null && generation.listing;
+    /** Whether the current generation is between the start of a list and its end. Never blocks. */
+    public boolean listing() {
+        return listing;
     }
 
     /** Completes once this kind's first list in this process is durable in the log. */
@@ -101,7 +102,7 @@ public final class KindLedger {
         if (g != generation) {
             return;
         }
-        g.listing = true;
+        listing = true;
         if (g.listed) {
             g.changes = 0;
             LOG.info("decision=relist kind={} from_resource_version={} reason=informer-restarted-list", kind, lastResourceVersion);
@@ -153,7 +154,7 @@ public final class KindLedger {
         }
         stats.eventReceived();
         String rv = resourceVersion == null ? "" : resourceVersion;
-        g.listing = false;
+        listing = false;
         if (!g.listed) {
             g.listed = true;
             List<String> vanished = new ArrayList<>();

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kproxy.events.ResourceKind;
 import io.kproxy.model.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * other list or watch failure (fabric8's default gives up before the first sync, and on
  * watcher exceptions), so a proxy never stops watching on its own. Thread-safe.
  */
-public final class KindWatch<T extends HasMetadata> {
+public final class KindWatch<T extends HasMetadata> implements WatchedKind {
 
     private static final Logger LOG = LoggerFactory.getLogger(KindWatch.class);
 
@@ -27,7 +28,7 @@ public final class KindWatch<T extends HasMetadata> {
     private final KindLedger ledger;
     private final SourceStats stats;
     private final long pageSize;
-    private SharedIndexInformer<T> informer;
+    private volatile SharedIndexInformer<T> informer;   // written under this object's lock
     private volatile boolean closed;
 
     public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize) {
@@ -40,6 +41,21 @@ public final class KindWatch<T extends HasMetadata> {
 
     public KindLedger ledger() {
         return ledger;
+    }
+
+    @Override
+    public ResourceKind kind() {
+        return spec.kind();
+    }
+
+    @Override
+    public boolean listing() {
+        return ledger.listing();
+    }
+
+    @Override
+    public void relist() {
+        start(KindLedger.Origin.WATCHDOG);
     }
 
     /**
@@ -75,9 +91,11 @@ public final class KindWatch<T extends HasMetadata> {
         });
     }
 
-    /** Whether the current informer's watch is open. */
-    public synchronized boolean isWatching() {
-        return informer != null && informer.isWatching();
+    /** Whether the current informer's watch is open. Never blocks (state() relies on it). */
+    @Override
+    public boolean isWatching() {
+        SharedIndexInformer<T> current = informer;
+        return current != null && current.isWatching();
     }
 
     /** Stops the informer; idempotent. */

@@ -4,6 +4,7 @@ import io.github.resilience4j.core.IntervalFunction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,8 +20,7 @@ import org.slf4j.LoggerFactory;
  * exponentially (Resilience4j {@link IntervalFunction}) from the grace period up to the maximum
  * while its watch stays closed, and the backoff resets once a watch is open again.
  *
- * <p>{@link #tick()} is called from one thread (the source's monitor); it may block while a
- * kind's queue is full.
+ * <p>{@link #tick()} is called from one thread (the source's monitor) and does not block.
  */
 public final class Watchdog {
 
@@ -30,14 +30,21 @@ public final class Watchdog {
     private final long graceNanos;
     private final IntervalFunction backoff;
     private final LongSupplier nanoTime;
+    private final Executor relister;
 
-    public Watchdog(List<KindWatch<?>> watches, Duration grace, Duration backoffMax, LongSupplier nanoTime) {
-        for (KindWatch<?> w : watches) {
+    /**
+     * @param relister runs the forced relists, so that a relist waiting on a full queue never
+     *                 stalls the thread that ticks (and publishes the source's state)
+     */
+    public Watchdog(List<? extends WatchedKind> watches, Duration grace, Duration backoffMax, LongSupplier nanoTime,
+                    Executor relister) {
+        for (WatchedKind w : watches) {
             tracked.add(new Tracked(w));
         }
         this.graceNanos = grace.toNanos();
         this.backoff = IntervalFunction.ofExponentialBackoff(grace, 2.0, backoffMax);
         this.nanoTime = nanoTime;
+        this.relister = relister;
     }
 
     /** Looks at every kind once; forces the relists that are due. */
@@ -49,13 +56,13 @@ public final class Watchdog {
     }
 
     private final class Tracked {
-        private final KindWatch<?> watch;
+        private final WatchedKind watch;
         private boolean closedSinceKnown;
         private long closedSince;
         private long nextAllowed;
         private int attempts;
 
-        Tracked(KindWatch<?> watch) {
+        Tracked(WatchedKind watch) {
             this.watch = watch;
         }
 
@@ -65,7 +72,7 @@ public final class Watchdog {
                 attempts = 0;
                 return;
             }
-            if (watch.ledger().listing()) {
+            if (watch.listing()) {
                 // A list in progress (or fabric8 retrying one) is not a stuck watch.
                 closedSinceKnown = false;
                 return;
@@ -80,11 +87,12 @@ public final class Watchdog {
             }
             attempts++;
             long waitMillis = backoff.apply(attempts);
+            long closedMillis = Duration.ofNanos(now - closedSince).toMillis();
             nextAllowed = now + Duration.ofMillis(waitMillis).toNanos();
             closedSince = now;
             LOG.warn("decision=force-relist kind={} watch_closed_ms={} attempt={} next_earliest_ms={}",
-                    watch.ledger().kind(), Duration.ofNanos(graceNanos).toMillis(), attempts, waitMillis);
-            watch.start(KindLedger.Origin.WATCHDOG);
+                    watch.kind(), closedMillis, attempts, waitMillis);
+            relister.execute(watch::relist);
         }
     }
 }
