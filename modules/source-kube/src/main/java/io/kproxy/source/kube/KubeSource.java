@@ -102,11 +102,18 @@ public final class KubeSource implements AutoCloseable {
 
     /**
      * A source for {@code options} that appends to {@code log}, knowing that the log already
-     * holds {@code known}. Builds the API client (reading the kubeconfig) but contacts nothing
-     * until {@link #start()}.
+     * holds {@code known}. Builds the API client (reading the kubeconfig, blocking) but contacts
+     * nothing until {@link #start()}.
+     *
+     * @throws IllegalArgumentException when the client cannot be configured (an unreadable or
+     *                                  invalid kubeconfig, a malformed URL)
      */
     public static KubeSource create(KubeSourceOptions options, EventLog log, KnownObjects known) {
-        return new KubeSource(options, log, known, Clock.systemUTC());
+        try {
+            return new KubeSource(options, log, known, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getMessage(), e);
+        }
     }
 
     /** Starts the appender, the three informers and the watchdog; returns at once. */

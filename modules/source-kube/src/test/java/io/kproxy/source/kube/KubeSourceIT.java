@@ -2,6 +2,7 @@ package io.kproxy.source.kube;
 
 import static io.kproxy.source.kube.Kube.NS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
@@ -150,6 +151,14 @@ class KubeSourceIT {
         source.synced().get(30, TimeUnit.SECONDS);
 
         assertThat(LogView.of(log, ResourceKind.SERVICE, 0)).containsExactly("observed ns1/web", "synced SERVICE");
+    }
+
+    @Test
+    void aMissingKubeconfigIsAnInvalidArgument(@TempDir Path dir) {
+        KubeSourceOptions options = KubeSourceOptions.defaults(new NodeName(TestSources.NODE))
+                .withKubeconfig(dir.resolve("absent").toString());
+        assertThatThrownBy(() -> KubeSource.create(options, log, KnownObjects.empty()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Kubernetes client");
     }
 
     private static ClusterEvent find(MemoryEventLog log, String description) {
