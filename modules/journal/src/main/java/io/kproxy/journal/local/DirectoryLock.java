@@ -1,0 +1,85 @@
+package io.kproxy.journal.local;
+
+import io.kproxy.journal.spi.EventLogException;
+import io.kproxy.journal.spi.EventLogException.Kind;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+
+/**
+ * One writer per journal directory: an exclusive lock on {@code journal.lock}, held for as long as
+ * the journal is open. The lock is the kernel's (fcntl), so it disappears with the process, even
+ * on SIGKILL: a stale lock file never blocks a restart. The holder writes its pid into the file so
+ * the refusal can name it. Thread-safe.
+ */
+public final class DirectoryLock implements AutoCloseable {
+
+    private final FileChannel channel;
+    private final FileLock lock;
+
+    private DirectoryLock(FileChannel channel, FileLock lock) {
+        this.channel = channel;
+        this.lock = lock;
+    }
+
+    /** Takes the lock of {@code dir}, or fails with {@link Kind#LOCKED} naming the holder. */
+    public static DirectoryLock acquire(Path dir) {
+        Path file = dir.resolve(SegmentFiles.LOCK_FILE);
+        FileChannel ch = null;
+        try {
+            ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    SegmentFiles.privateFile());
+            FileLock l;
+            try {
+                l = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                l = null; // held by this very process, through another channel
+            }
+            if (l == null) {
+                String holder = holder(file);
+                ch.close();
+                throw new EventLogException(Kind.LOCKED, "journal directory " + dir + " is already open for writing by another writer"
+                        + holder + "; only one writer per directory is allowed (a read-only open needs no lock)");
+            }
+            ch.truncate(0);
+            byte[] pid = ("pid=" + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII);
+            SegmentFiles.writeFully(ch, ByteBuffer.wrap(pid), 0);
+            return new DirectoryLock(ch, l);
+        } catch (IOException e) {
+            if (ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw new EventLogException(Kind.UNAVAILABLE, "cannot lock journal directory " + dir + ": " + e, e);
+        }
+    }
+
+    private static String holder(Path file) {
+        try {
+            String s = Files.readString(file, StandardCharsets.US_ASCII).trim();
+            return s.startsWith("pid=") && s.length() < 32 ? " (" + s.replace('=', ' ') + ")" : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            lock.release();
+            channel.close();
+        } catch (IOException ignored) {
+            // closing the channel releases the lock in any case; the process exit would too
+        }
+    }
+}
