@@ -85,7 +85,7 @@ public final class LocalJournal implements EventLog {
             this.tornTail = r.tornTail();
             this.reader = new JournalReader(state::view);
             this.retention = new Retention(dir, state, snapshots, options.retention());
-            this.notifier = new TailNotifier(this::read, "kproxy-journal-tail-" + dir.getFileName());
+            this.notifier = new TailNotifier(this::readForTail, "kproxy-journal-tail-" + dir.getFileName());
             this.writer = readOnly ? null
                     : new GroupCommitWriter(options, state, r.lastTime(), sync, notifier::signal, this::retentionQuietly);
         } catch (IOException | RuntimeException e) {
@@ -152,6 +152,16 @@ public final class LocalJournal implements EventLog {
         }
     }
 
+    private List<Envelope> readForTail(long fromOffset, int max) {
+        checkOpen();
+        try {
+            return reader.readUpToDamage(fromOffset, max);
+        } catch (EventLogException e) {
+            throw closed.get() ? closedError() : e;
+        }
+    }
+
+    /** {@inheritDoc} Damage ends the tail with a {@link Kind#CORRUPT} error after every record before it. */
     @Override
     public Flux<Envelope> tail(long fromOffset) {
         return notifier.tail(fromOffset);

@@ -31,8 +31,21 @@ public final class JournalReader {
         this.views = views;
     }
 
-    /** Up to {@code max} decoded records from {@code from} on. */
+    /** Up to {@code max} decoded records from {@code from} on; throws if any of them is damaged. */
     public List<Envelope> read(long from, int max) {
+        return read(from, max, false);
+    }
+
+    /**
+     * Like {@link #read(long, int)}, but when damage is met after some records were read, returns
+     * those; the next call, starting at the damaged offset, throws. For live tails, which must
+     * deliver everything before the damage and then fail.
+     */
+    public List<Envelope> readUpToDamage(long from, int max) {
+        return read(from, max, true);
+    }
+
+    private List<Envelope> read(long from, int max, boolean partial) {
         if (max <= 0) {
             return List.of();
         }
@@ -42,8 +55,15 @@ public final class JournalReader {
         }
         Cursor c = new Cursor(v, from, hints);
         List<Envelope> out = new ArrayList<>((int) Math.min(max, Math.min(v.nextOffset() - from, 1024)));
-        while (out.size() < max && c.next()) {
-            out.add(decode(c.segment(), c.offset(), c.array(), c.payloadOffset(), c.payloadLength()));
+        try {
+            while (out.size() < max && c.next()) {
+                out.add(decode(c.segment(), c.offset(), c.array(), c.payloadOffset(), c.payloadLength()));
+            }
+        } catch (EventLogException e) {
+            if (partial && !out.isEmpty()) {
+                return out;
+            }
+            throw e;
         }
         c.remember();
         return out;
