@@ -158,8 +158,12 @@ public final class Recovery {
             problems.add(new JournalProblem(scan.undecodable() ? Kind.UNDECODABLE_RECORD : Kind.DAMAGED_RECORD, name, scan.lastOffset() + 1,
                     Math.max(expectedLast, scan.lastOffset() + 1), scan.validEnd(), scan.detail() + "; reading stops there"));
         } else if (!readOnly) {
-            IndexFile.store(idxPath, base, seg.index(), size, scan.lastOffset(), scan.lastTime());
-            LOG.info("journal.index rebuilt segment={} reason=\"{}\" entries={}", name, why[0], seg.index().size());
+            try {
+                IndexFile.store(idxPath, base, seg.index(), size, scan.lastOffset(), scan.lastTime());
+                LOG.info("journal.index rebuilt segment={} reason=\"{}\" entries={}", name, why[0], seg.index().size());
+            } catch (IOException e) {
+                LOG.warn("journal.index rebuilt in memory only segment={} error=\"{}\"", name, e.toString()); // e.g. a full disk
+            }
         }
         return new SegmentRef(seg, size, scan.clean() ? scan.lastOffset() : expectedLast, scan.lastTime(), false);
     }
