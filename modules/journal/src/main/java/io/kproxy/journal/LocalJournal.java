@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * records), written by one group-committing writer thread, with a sparse offset and time index,
  * snapshots and retention. An append is acknowledged only after its fsync; a crash loses only
  * unacknowledged appends, and recovery cuts a torn tail and says what it cut. See
- * {@code docs/journal.md} in the module for the on-disk format.
+ * {@code modules/journal/README.md} for the on-disk format and the guarantees.
  *
  * <p>One writer per directory, enforced with a file lock ({@link Kind#LOCKED} for a second one).
  * {@link #openReadOnly(Path)} takes no lock and changes nothing, for tools on a copied journal.
