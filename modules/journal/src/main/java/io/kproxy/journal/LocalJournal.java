@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>One writer per directory, enforced with a file lock ({@link Kind#LOCKED} for a second one).
  * {@link #openReadOnly(Path)} takes no lock and changes nothing, for tools on a copied journal.
  *
- * <p>Threading: every method is safe from any thread. {@link #append} never blocks on I/O;
+ * <p>Threading: every method is safe from any thread. {@link #append} never blocks on I/O (it
+ * encodes on the caller's thread); its future completes on the journal's writer thread, so
+ * dependent actions that do real work belong in the {@code ...Async} variants;
  * reads, lookups and snapshot calls block on I/O; readers see only durable records and run while
  * the writer appends. Live tails are woken on a journal-owned thread; a slow subscriber should
  * {@code publishOn} its own scheduler. No method accepts or returns null.

@@ -71,8 +71,21 @@ public final class GroupCommitWriter {
         thread.start();
     }
 
-    /** Queues an append; the future completes once it is durable, or fails. Never blocks on I/O. */
+    /**
+     * Queues an append; the future completes once it is durable, or fails. Never blocks on I/O.
+     * Records are encoded on the caller's thread, outside the queue lock, with the time read
+     * before encoding; if another append took a later time first (or the clock stepped back), they
+     * are encoded again under the lock with that later time, so times never go backwards in offset
+     * order.
+     */
     public CompletableFuture<List<Long>> append(List<Draft> drafts) {
+        Instant t = clock.instant();
+        Encoded e;
+        try {
+            e = encode(drafts, t);
+        } catch (IllegalArgumentException bad) {
+            return CompletableFuture.failedFuture(bad);
+        }
         CompletableFuture<List<Long>> f = new CompletableFuture<>();
         lock.lock();
         try {
@@ -82,25 +95,14 @@ public final class GroupCommitWriter {
             if (closing) {
                 return CompletableFuture.failedFuture(new EventLogException(Kind.CLOSED, "journal is closed"));
             }
-            Instant now = clock.instant();
-            if (now.isBefore(lastStamp)) {
-                now = lastStamp; // a clock step backwards must not reorder the time index
+            if (t.isBefore(lastStamp)) {
+                t = lastStamp;
+                e = encode(drafts, t);
             }
-            List<byte[]> payloads = new ArrayList<>(drafts.size());
-            int bytes = 0;
-            for (Draft d : drafts) {
-                byte[] p = EventCodec.encode(now, d.source(), d.event());
-                if (p.length > RecordFrame.MAX_PAYLOAD) {
-                    return CompletableFuture.failedFuture(new IllegalArgumentException(
-                            "record of " + p.length + " bytes exceeds the journal's limit of " + RecordFrame.MAX_PAYLOAD));
-                }
-                payloads.add(p);
-                bytes += RecordFrame.size(p.length);
-            }
-            lastStamp = now;
-            boolean wake = queue.isEmpty() || queuedBytes < maxBatchBytes && queuedBytes + bytes >= maxBatchBytes;
-            queue.add(new Pending(payloads, bytes, now, System.nanoTime(), f));
-            queuedBytes += bytes;
+            lastStamp = t;
+            boolean wake = queue.isEmpty() || queuedBytes < maxBatchBytes && queuedBytes + e.bytes() >= maxBatchBytes;
+            queue.add(new Pending(e.payloads(), e.bytes(), t, System.nanoTime(), f));
+            queuedBytes += e.bytes();
             if (wake) {
                 changed.signal();
             }
@@ -108,6 +110,23 @@ public final class GroupCommitWriter {
             lock.unlock();
         }
         return f;
+    }
+
+    private record Encoded(List<byte[]> payloads, int bytes) {
+    }
+
+    private static Encoded encode(List<Draft> drafts, Instant at) {
+        List<byte[]> payloads = new ArrayList<>(drafts.size());
+        int bytes = 0;
+        for (Draft d : drafts) {
+            byte[] p = EventCodec.encode(at, d.source(), d.event());
+            if (p.length > RecordFrame.MAX_PAYLOAD) {
+                throw new IllegalArgumentException("record of " + p.length + " bytes exceeds the journal's limit of " + RecordFrame.MAX_PAYLOAD);
+            }
+            payloads.add(p);
+            bytes += RecordFrame.size(p.length);
+        }
+        return new Encoded(payloads, bytes);
     }
 
     private void run() {
