@@ -83,14 +83,13 @@ public final class JournalReader {
     public OptionalLong offsetAt(Instant time) {
         View v = views.get();
         int seg = -1;
+        // the last segment whose first record is before `time` (only the active segment can be empty)
         for (int lo = 0, hi = v.size() - 1; lo <= hi; ) {
             int mid = (lo + hi) >>> 1;
             SegmentRef r = v.get(mid);
             if (!r.isEmpty() && r.firstTime().isBefore(time)) {
                 seg = mid;
                 lo = mid + 1;
-            } else if (r.isEmpty() && mid == v.size() - 1) {
-                hi = mid - 1; // an empty active segment has no time; look left of it
             } else {
                 hi = mid - 1;
             }
