@@ -7,7 +7,6 @@ import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.EventLogException.Kind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -242,9 +241,5 @@ public final class GroupCommitWriter {
         ByteBuffer n = ByteBuffer.allocateDirect(Math.max(b.capacity() * 2, b.position() + need));
         n.put(b.flip());
         return n;
-    }
-
-    static FileChannel reopen(Path file) throws IOException {
-        return Segments.openForWrite(file);
     }
 }
