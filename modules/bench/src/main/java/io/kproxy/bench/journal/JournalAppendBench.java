@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Durable appends per second with group commit, and the commit latency of each append (submit to
- * durable acknowledgement). One producer keeps up to {@code inFlight} appends of ~1 KB
- * EndpointSlice observations outstanding, as the kube source does; an operation is one append,
+ * durable acknowledgement). The producer thread(s) ({@code -t}) keep up to {@code inFlight} appends
+ * of ~1 KB EndpointSlice observations outstanding, as the kube source does; an operation is one append,
  * so in steady state the score is acknowledged appends per second. The latency distribution is
  * printed after each iteration ({@code commit latency: ...}).
  */
@@ -50,7 +50,6 @@ public class JournalAppendBench {
     private Semaphore permits;
     private final LatencyRecorder latency = new LatencyRecorder();
     private final AtomicLong failures = new AtomicLong();
-    private int next;
     private int iteration;
 
     @Setup(Level.Trial)
@@ -66,11 +65,17 @@ public class JournalAppendBench {
         latency.reset();
     }
 
+    /** Each producer thread's position in the pool (run with {@code -t 2} for two producers sharing the in-flight budget). */
+    @State(Scope.Thread)
+    public static class Producer {
+        int next;
+    }
+
     @Benchmark
-    public void appendDurable() throws InterruptedException {
+    public void appendDurable(Producer producer) throws InterruptedException {
         permits.acquire();
         long t0 = System.nanoTime();
-        journal.append(List.of(pool.get(next++ & (BenchJournals.POOL - 1)))).whenComplete((offsets, error) -> {
+        journal.append(List.of(pool.get(producer.next++ & (BenchJournals.POOL - 1)))).whenComplete((offsets, error) -> {
             latency.record(System.nanoTime() - t0);
             if (error != null) {
                 failures.incrementAndGet();

@@ -36,8 +36,9 @@ class JournalBenchSmokeTest {
         b.inFlight = 32;
         b.open();
         b.resetLatency();
+        JournalAppendBench.Producer p = new JournalAppendBench.Producer();
         for (int i = 0; i < 500; i++) {
-            b.appendDurable();
+            b.appendDurable(p);
         }
         b.drainAndReport();
         b.close();
