@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: every method is safe from any thread. {@link #append} never blocks on I/O (it
  * encodes on the caller's thread); its future completes on the journal's writer thread, so
- * dependent actions that do real work belong in the {@code ...Async} variants;
+ * dependent actions that do real work belong in the {@code ...Async} variants, and a callback must
+ * never wait for another append (the writer would wait for itself);
  * reads, lookups and snapshot calls block on I/O; readers see only durable records and run while
  * the writer appends. Live tails are woken on a journal-owned thread; a slow subscriber should
  * {@code publishOn} its own scheduler. No method accepts or returns null.
@@ -144,6 +145,12 @@ public final class LocalJournal implements EventLog {
         return writer.append(drafts);
     }
 
+    /**
+     * {@inheritDoc} Records before {@link #firstOffset()} were removed by retention: a read from
+     * before it starts at it (the returned offsets show the jump).
+     *
+     * @throws EventLogException {@link Kind#CORRUPT} when a record in the range is damaged
+     */
     @Override
     public List<Envelope> read(long fromOffset, int max) {
         checkOpen();

@@ -39,6 +39,7 @@ public final class Recovery {
     private final int interval;
     private final boolean readOnly;
     private final List<JournalProblem> problems = new ArrayList<>();
+    private JournalProblem tornProblem;
 
     private Recovery(Path dir, int interval, boolean readOnly) {
         this.dir = dir;
@@ -167,8 +168,6 @@ public final class Recovery {
         }
         return new SegmentRef(seg, size, scan.clean() ? scan.lastOffset() : expectedLast, scan.lastTime(), false);
     }
-
-    private JournalProblem tornProblem;
 
     private SegmentRef openLast(long base, Path path, Instant previousTime) throws IOException {
         long size = Files.size(path);
