@@ -10,4 +10,4 @@ if [ ! -f "$target/classpath.txt" ]; then
   echo "no $target/classpath.txt: build first with ./mvnw -q -pl modules/bench -am verify -DskipTests" >&2
   exit 1
 fi
-exec "$JAVA_HOME/bin/java" -cp "$target/classes:$(cat "$target/classpath.txt")" org.openjdk.jmh.Main "$@"
+exec "$JAVA_HOME/bin/java" --sun-misc-unsafe-memory-access=allow -cp "$target/classes:$(cat "$target/classpath.txt")" org.openjdk.jmh.Main "$@"
