@@ -17,7 +17,12 @@ public class EventLogException extends RuntimeException {
         /** Another writer holds the log. */
         LOCKED(false),
         /** The log was closed. */
-        CLOSED(false);
+        CLOSED(false),
+        /**
+         * The log was opened for reading only (an offline tool on a copied journal, a consumer of
+         * a topic it may not write): it refuses appends and snapshots.
+         */
+        READ_ONLY(false);
 
         private final boolean retryable;
 

@@ -1,0 +1,56 @@
+package io.kproxy.journal;
+
+/**
+ * Something wrong found in a journal directory: by recovery when it opened, or by
+ * {@link JournalInspector#verify()}. Immutable; never null components.
+ *
+ * @param kind        what is wrong
+ * @param file        the file concerned (segment, index or snapshot name, relative to the directory)
+ * @param firstOffset the first offset affected ({@code -1} when no record is)
+ * @param lastOffset  the last offset affected ({@code -1} when no record is, or unknown)
+ * @param position    byte position in {@code file} where the problem starts ({@code -1} when not about bytes)
+ * @param detail      a sentence for an operator
+ */
+public record JournalProblem(Kind kind, String file, long firstOffset, long lastOffset, long position, String detail) {
+
+    /** Kinds of problems, from benign to data loss. */
+    public enum Kind {
+        /**
+         * The last segment ends in an incomplete or damaged record: what a crash during a write
+         * leaves. A read-write open cuts it (and saves the bytes under {@code quarantine/}); a
+         * read-only open reports it and reads up to it.
+         */
+        TORN_TAIL,
+        /** A frame of a sealed segment fails its length or checksum check; reading stops there. */
+        DAMAGED_RECORD,
+        /** A frame is sound but its record cannot be decoded. */
+        UNDECODABLE_RECORD,
+        /** A segment's header is damaged, of another format, or names another base offset. */
+        BAD_HEADER,
+        /** Offsets are missing between two segments. */
+        OFFSET_GAP,
+        /** Two segments claim the same offsets. */
+        OFFSET_OVERLAP,
+        /** A record's time is before its predecessor's (the time index assumes it never is). */
+        TIME_WENT_BACKWARDS,
+        /** An index file is damaged or does not describe its segment; it was rebuilt from the segment. */
+        INDEX_DAMAGED,
+        /** A snapshot file fails its checksum or structure check; older snapshots are used instead. */
+        SNAPSHOT_DAMAGED,
+        /** A snapshot claims to cover offsets the journal does not hold (ignored). */
+        SNAPSHOT_BEYOND_END
+    }
+
+    public JournalProblem {
+        if (kind == null || file == null || detail == null) {
+            throw new IllegalArgumentException("kind, file and detail are required");
+        }
+    }
+
+    @Override
+    public String toString() {
+        String range = firstOffset < 0 ? "" : " offsets " + firstOffset + ".." + (lastOffset < 0 ? "?" : Long.toString(lastOffset));
+        String at = position < 0 ? "" : " at byte " + position;
+        return kind + " " + file + at + range + ": " + detail;
+    }
+}

@@ -1,0 +1,134 @@
+package io.kproxy.journal.local;
+
+import io.kproxy.events.EventCodec;
+import io.kproxy.events.EventDecodeException;
+import io.kproxy.events.Envelope;
+import io.kproxy.journal.spi.EventLogException;
+import io.kproxy.journal.spi.EventLogException.Kind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+
+/**
+ * Range reads and time lookups over the current {@link View}. Sees only durable records. Thread-safe
+ * (every call works on its own cursor); blocks on I/O.
+ */
+public final class JournalReader {
+
+    /** Receives raw records: offset and payload bytes (valid only during the call). */
+    @FunctionalInterface
+    public interface RecordVisitor {
+        /** Returns false to stop. */
+        boolean visit(long offset, byte[] bytes, int off, int len);
+    }
+
+    private final Supplier<View> views;
+    private final Hints hints = new Hints();
+
+    public JournalReader(Supplier<View> views) {
+        this.views = views;
+    }
+
+    /** Up to {@code max} decoded records from {@code from} on; throws if any of them is damaged. */
+    public List<Envelope> read(long from, int max) {
+        return read(from, max, false);
+    }
+
+    /**
+     * Like {@link #read(long, int)}, but when damage is met after some records were read, returns
+     * those; the next call, starting at the damaged offset, throws. For live tails, which must
+     * deliver everything before the damage and then fail.
+     */
+    public List<Envelope> readUpToDamage(long from, int max) {
+        return read(from, max, true);
+    }
+
+    private List<Envelope> read(long from, int max, boolean partial) {
+        if (max <= 0) {
+            return List.of();
+        }
+        View v = views.get();
+        if (from >= v.nextOffset()) {
+            return List.of();
+        }
+        Cursor c = new Cursor(v, from, hints);
+        List<Envelope> out = new ArrayList<>((int) Math.min(max, Math.min(v.nextOffset() - from, 1024)));
+        try {
+            while (out.size() < max && c.next()) {
+                out.add(decode(c.segment(), c.offset(), c.array(), c.payloadOffset(), c.payloadLength()));
+            }
+        } catch (EventLogException e) {
+            if (partial && !out.isEmpty()) {
+                return out;
+            }
+            throw e;
+        }
+        c.remember();
+        return out;
+    }
+
+    /** Visits raw records from {@code from} up to (excluding) {@code to}, or until the visitor says stop. */
+    public void scan(long from, long to, RecordVisitor visitor) {
+        Cursor c = new Cursor(views.get(), from, hints);
+        while (c.next() && c.offset() < to) {
+            if (!visitor.visit(c.offset(), c.array(), c.payloadOffset(), c.payloadLength())) {
+                break;
+            }
+        }
+    }
+
+    /** The first offset whose record was accepted at or after {@code time}. */
+    public OptionalLong offsetAt(Instant time) {
+        View v = views.get();
+        int seg = -1;
+        // the last segment whose first record is before `time` (only the active segment can be empty)
+        for (int lo = 0, hi = v.size() - 1; lo <= hi; ) {
+            int mid = (lo + hi) >>> 1;
+            SegmentRef r = v.get(mid);
+            if (!r.isEmpty() && r.firstTime().isBefore(time)) {
+                seg = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (seg < 0) {
+            return v.firstOffset() < v.nextOffset() ? OptionalLong.of(v.firstOffset()) : OptionalLong.empty();
+        }
+        SegmentRef ref = v.get(seg);
+        SparseIndex index = ref.segment().index();
+        int entry = Math.max(0, index.lastBefore(time));
+        long start = Math.max(index.size() > 0 ? index.offset(entry) : ref.base(), v.firstOffset());
+        Cursor c = new Cursor(v, start, null);
+        while (c.next()) {
+            Instant at = peekTime(c);
+            if (!at.isBefore(time)) {
+                return OptionalLong.of(c.offset());
+            }
+        }
+        return OptionalLong.empty();
+    }
+
+    private static Instant peekTime(Cursor c) {
+        try {
+            return EventCodec.peekRecordedAt(c.array(), c.payloadOffset(), c.payloadLength());
+        } catch (EventDecodeException e) {
+            throw undecodable(c.segment(), c.offset(), e);
+        }
+    }
+
+    static Envelope decode(Segment segment, long offset, byte[] bytes, int off, int len) {
+        try {
+            return EventCodec.decode(offset, bytes, off, len);
+        } catch (EventDecodeException e) {
+            throw undecodable(segment, offset, e);
+        }
+    }
+
+    private static EventLogException undecodable(Segment segment, long offset, EventDecodeException e) {
+        return new EventLogException(Kind.CORRUPT, "journal segment " + segment.name() + ": the record at offset " + offset
+                + " has a sound checksum but cannot be decoded (" + e.getMessage() + "); reading stops there", e);
+    }
+}

@@ -1,0 +1,100 @@
+package io.kproxy.journal.local;
+
+import io.kproxy.events.EventCodec;
+import io.kproxy.events.EventDecodeException;
+import io.kproxy.journal.JournalProblem;
+import io.kproxy.journal.JournalProblem.Kind;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Checks a whole journal: every segment header, every frame's length and checksum, every record's
+ * decoding, the continuity of offsets between segments, the order of times, the index files and
+ * the snapshots. Collects every problem instead of stopping at the first; within a segment it
+ * cannot go past a damaged frame (the next frame boundary is unknown) and resumes at the next
+ * segment. Reads only; blocks on I/O. Stateless.
+ */
+public final class Verifier {
+
+    private Verifier() {
+    }
+
+    public static List<JournalProblem> verify(Path dir, View view, SnapshotStore snapshots) throws IOException {
+        List<JournalProblem> out = new ArrayList<>();
+        Instant prevTime = Instant.MIN;
+        long expected = view.size() == 0 ? 0 : view.get(0).base();
+        for (int i = 0; i < view.size(); i++) {
+            SegmentRef ref = view.get(i);
+            Segment seg = ref.segment();
+            long lastExpected = view.expectedLast(i);
+            if (ref.base() != expected && i > 0) {
+                Kind k = ref.base() > expected ? Kind.OFFSET_GAP : Kind.OFFSET_OVERLAP;
+                out.add(new JournalProblem(k, seg.name(), Math.min(expected, ref.base()), Math.max(expected, ref.base()) - 1, -1,
+                        "the previous segment ends at offset " + (expected - 1) + " but this one starts at " + ref.base()));
+            }
+            ByteBuffer h = ByteBuffer.allocate(SegmentFiles.HEADER);
+            while (h.hasRemaining() && seg.read(h, h.position()) > 0) {
+                // a short read is not the end of the file
+            }
+            String bad = SegmentFiles.headerProblem(h.flip(), ref.base());
+            if (bad != null) {
+                out.add(new JournalProblem(Kind.BAD_HEADER, seg.name(), ref.base(), lastExpected, 0, bad));
+            }
+            FrameScanner s = new FrameScanner(seg, SegmentFiles.HEADER, ref.limit());
+            long offset = ref.base();
+            boolean backwardsNoted = false;
+            while (s.next()) {
+                try {
+                    Instant t = EventCodec.decode(offset, s.array(), s.payloadOffset(), s.payloadLength()).recordedAt();
+                    if (t.isBefore(prevTime) && !backwardsNoted) {
+                        backwardsNoted = true;
+                        out.add(new JournalProblem(Kind.TIME_WENT_BACKWARDS, seg.name(), offset, offset, s.framePosition(),
+                                "recorded at " + t + ", before its predecessor's " + prevTime));
+                    }
+                    prevTime = t;
+                } catch (EventDecodeException e) {
+                    out.add(new JournalProblem(Kind.UNDECODABLE_RECORD, seg.name(), offset, offset, s.framePosition(),
+                            "sound checksum but the record cannot be decoded: " + e.getMessage()));
+                }
+                offset++;
+            }
+            if (s.stop() != FrameScanner.Stop.END) {
+                out.add(new JournalProblem(Kind.DAMAGED_RECORD, seg.name(), offset, Math.max(offset, lastExpected), s.framePosition(),
+                        s.detail() + "; reading stops there"));
+                expected = lastExpected + 1;
+            } else {
+                expected = offset;
+                if (i + 1 == view.size() && offset != view.nextOffset()) {
+                    out.add(new JournalProblem(Kind.OFFSET_GAP, seg.name(), offset, view.nextOffset() - 1, ref.limit(),
+                            "the segment ends at offset " + (offset - 1) + " but the journal's end is " + (view.nextOffset() - 1)));
+                }
+            }
+            if (!ref.active()) {
+                Path idx = dir.resolve(SegmentFiles.indexName(ref.base()));
+                String[] why = new String[1];
+                if (Files.exists(idx) && IndexFile.load(idx, ref.base(), ref.limit(), why) == null) {
+                    out.add(new JournalProblem(Kind.INDEX_DAMAGED, idx.getFileName().toString(), ref.base(), lastExpected, -1,
+                            why[0] + " (the index is rebuilt from the segment on the next read-write open)"));
+                }
+            }
+        }
+        for (long o : snapshots.offsets()) {
+            String file = SegmentFiles.SNAPSHOTS + "/" + SnapshotStore.name(o);
+            if (o >= view.nextOffset()) {
+                out.add(new JournalProblem(Kind.SNAPSHOT_BEYOND_END, file, o, o, -1,
+                        "covers offset " + o + " but the journal ends at " + (view.nextOffset() - 1)));
+                continue;
+            }
+            String why = snapshots.problem(o);
+            if (why != null) {
+                out.add(new JournalProblem(Kind.SNAPSHOT_DAMAGED, file, o, o, -1, why));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,50 @@
+package io.kproxy.source.kube;
+
+import io.kproxy.events.ResourceKind;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the event log already holds, per resource kind: the key of every object whose latest
+ * record is an observation, with that observation's {@link ObjectFingerprint}, and whether the
+ * kind has ever synced. The source reads it once, on start, to append only what differs from
+ * the API server ("restart without noise").
+ *
+ * <p>The application builds it from the engine's folded state (the log's beginning may have
+ * been removed by retention); {@link LogScan} builds it by reading a whole log, for tests and
+ * for a log that has no snapshot yet. Keys are {@code namespace/name}, or {@code name} for
+ * Nodes. Implementations are immutable or effectively immutable once handed to the source;
+ * methods never return null and do not block.
+ */
+public interface KnownObjects {
+
+    /** Key to fingerprint of every object of {@code kind} the log holds (unmodifiable). */
+    Map<String, ObjectFingerprint> objects(ResourceKind kind);
+
+    /** Whether the log holds a {@code SourceSynced} barrier for {@code kind}. */
+    boolean synced(ResourceKind kind);
+
+    /** A log with nothing in it: the first start of a proxy. */
+    static KnownObjects empty() {
+        return of(Map.of(), Set.of());
+    }
+
+    /** Known objects from plain maps (copied). */
+    static KnownObjects of(Map<ResourceKind, Map<String, ObjectFingerprint>> objects, Set<ResourceKind> synced) {
+        Map<ResourceKind, Map<String, ObjectFingerprint>> copy = new java.util.EnumMap<>(ResourceKind.class);
+        objects.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
+        Set<ResourceKind> syncedCopy = synced.isEmpty() ? EnumSet.noneOf(ResourceKind.class) : EnumSet.copyOf(synced);
+        return new KnownObjects() {
+            @Override
+            public Map<String, ObjectFingerprint> objects(ResourceKind kind) {
+                return copy.getOrDefault(kind, Map.of());
+            }
+
+            @Override
+            public boolean synced(ResourceKind kind) {
+                return syncedCopy.contains(kind);
+            }
+        };
+    }
+}

@@ -1,0 +1,41 @@
+package io.kproxy.source.kube.internal;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.kproxy.source.kube.KubeSourceOptions;
+import java.io.File;
+
+/** Builds the fabric8 client the source uses: JDK HTTP client, unlimited watch reconnects. */
+public final class ClientFactory {
+
+    private ClientFactory() {
+    }
+
+    /**
+     * A client for {@code options}, with {@code observer} on every request. Reads the
+     * kubeconfig (blocking file I/O) when one is named or found.
+     */
+    public static KubernetesClient create(KubeSourceOptions options, RequestObserver observer) {
+        Config config;
+        if (!options.kubeconfig().isEmpty()) {
+            config = Config.fromKubeconfig(new File(options.kubeconfig()));
+        } else if (!options.masterUrl().isEmpty()) {
+            // upstream: --master without a kubeconfig talks to that URL with no credentials
+            config = Config.empty();
+        } else {
+            config = Config.autoConfigure(null);
+        }
+        if (!options.masterUrl().isEmpty()) {
+            config.setMasterUrl(options.masterUrl());
+        }
+        config.setWatchReconnectInterval(Math.toIntExact(options.watchReconnectInterval().toMillis()));
+        config.setWatchReconnectLimit(-1);
+        return new KubernetesClientBuilder()
+                .withConfig(config)
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("kproxy-source", observer))
+                .build();
+    }
+}

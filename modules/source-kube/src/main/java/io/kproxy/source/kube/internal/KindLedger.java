@@ -1,0 +1,227 @@
+package io.kproxy.source.kube.internal;
+
+import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.KubeObjects;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.events.SourceRelisted;
+import io.kproxy.events.SourceSynced;
+import io.kproxy.model.InvalidValueException;
+import io.kproxy.model.Json;
+import io.kproxy.source.kube.ObjectFingerprint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * For one resource kind: what the log holds (key to fingerprint, as of the events emitted so
+ * far) and the rules that turn informer callbacks into events. No fabric8 types: the informer
+ * adapter converts objects to {@link Json} first, which keeps these rules unit-testable.
+ *
+ * <p>Informers come in generations: the first one on start, and a new one each time the
+ * watchdog forces a relist. A generation's first list is compared with what the log holds:
+ * only new or changed objects are emitted, keys the list lacks become deletes with
+ * {@code finalStateUnknown=true}, and a barrier follows ({@link SourceSynced} the first time a
+ * kind ever syncs; {@link SourceRelisted} after a forced relist, or after a restart that found
+ * differences; nothing after a restart that found none). A relist fabric8 runs inside one
+ * generation (410 Gone, a failed watch) ends with {@link SourceRelisted}. Callbacks of a
+ * replaced generation are ignored: the next generation's list recovers whatever they carried.
+ *
+ * <p>Thread-safe: every method holds the ledger's lock, including while {@link EventSink#emit}
+ * blocks on a full queue, which keeps each kind's events in callback order.
+ */
+public final class KindLedger {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KindLedger.class);
+
+    /** Why a generation started. */
+    public enum Origin { START, WATCHDOG }
+
+    /** One informer's lifetime; opaque to callers. */
+    public static final class Generation {
+        private final Origin origin;
+        private Set<String> seen = new HashSet<>();
+        private int changes;   // events emitted by the current list cycle
+        private boolean listed;
+
+        private Generation(Origin origin) {
+            this.origin = origin;
+        }
+    }
+
+    private final ResourceKind kind;
+    private final EventSink sink;
+    private final SourceStats stats;
+    private final Map<String, ObjectFingerprint> current;
+    private final CompletableFuture<Void> firstListDurable = new CompletableFuture<>();
+    private boolean everSynced;
+    private Generation generation;
+    private volatile boolean listing;   // the current generation's, readable without the lock
+
+    public KindLedger(ResourceKind kind, Map<String, ObjectFingerprint> known, boolean knownSynced, EventSink sink,
+                      SourceStats stats) {
+        this.kind = kind;
+        this.sink = sink;
+        this.stats = stats;
+        this.current = new HashMap<>(known);
+        this.everSynced = knownSynced;
+    }
+
+    public ResourceKind kind() {
+        return kind;
+    }
+
+    /** Starts a new generation; callbacks of the previous one are ignored from now on. */
+    public synchronized Generation newGeneration(Origin origin) {
+        generation = new Generation(origin);
+        listing = true;
+        return generation;
+    }
+
+    /** Whether the current generation is between the start of a list and its end. Never blocks. */
+    public boolean listing() {
+        return listing;
+    }
+
+    /** Completes once this kind's first list in this process is durable in the log. */
+    public CompletableFuture<Void> firstListDurable() {
+        return firstListDurable;
+    }
+
+    /** A copy of what the log holds for this kind, as of the events emitted so far. */
+    public synchronized Map<String, ObjectFingerprint> snapshot() {
+        return Map.copyOf(current);
+    }
+
+    public synchronized void beforeList(Generation g, String lastResourceVersion) {
+        if (g != generation) {
+            return;
+        }
+        listing = true;
+        if (g.listed) {
+            g.changes = 0;
+            LOG.info("decision=relist kind={} from_resource_version={} reason=informer-restarted-list", kind, lastResourceVersion);
+        }
+    }
+
+    /** An add or update: emitted unless the log already holds exactly this content. */
+    public synchronized void observed(Generation g, Json.Obj object) throws InterruptedException {
+        if (g != generation) {
+            return;
+        }
+        stats.eventReceived();
+        Json.Obj trimmed = KubeObjects.trim(object);
+        String key = Observations.key(kind, trimmed);
+        if (g.seen != null) {
+            g.seen.add(key);
+        }
+        ObjectFingerprint fp = ObjectFingerprint.of(trimmed);
+        if (fp.equals(current.get(key))) {
+            return;
+        }
+        ClusterEvent event;
+        try {
+            event = Observations.observed(kind, trimmed);
+        } catch (InvalidValueException e) {
+            skip(key, e);
+            return;
+        }
+        if (sink.emit(event)) {
+            current.put(key, fp);
+            g.changes++;
+        }
+    }
+
+    /** A delete; {@code lastState} is the final object, or the last one seen when unknown. */
+    public synchronized void deleted(Generation g, Json.Obj lastState, boolean finalStateUnknown) throws InterruptedException {
+        if (g != generation) {
+            return;
+        }
+        stats.eventReceived();
+        String key = Observations.key(kind, lastState);
+        emitDelete(g, key, KubeObjects.resourceVersion(lastState), finalStateUnknown);
+    }
+
+    /** A list finished at {@code resourceVersion} ("" or null when the server gave none). */
+    public synchronized void listed(Generation g, String resourceVersion) throws InterruptedException {
+        if (g != generation) {
+            return;
+        }
+        stats.eventReceived();
+        String rv = resourceVersion == null ? "" : resourceVersion;
+        listing = false;
+        if (!g.listed) {
+            g.listed = true;
+            List<String> vanished = new ArrayList<>();
+            for (String key : current.keySet()) {
+                if (!g.seen.contains(key)) {
+                    vanished.add(key);
+                }
+            }
+            g.seen = null;
+            vanished.sort(null);
+            for (String key : vanished) {
+                emitDelete(g, key, current.get(key).resourceVersion(), true);
+            }
+            firstListBarrier(g, rv);
+        } else {
+            stats.relisted(false);
+            emitRelisted(rv);
+        }
+        LOG.info("decision=listed kind={} resource_version={} objects={} origin={} changes={}", kind, rv, current.size(),
+                g.origin, g.changes);
+    }
+
+    private void firstListBarrier(Generation g, String rv) throws InterruptedException {
+        switch (g.origin) {
+            case START -> {
+                if (!everSynced) {
+                    sink.emit(new SourceSynced(kind, rv));
+                    everSynced = true;
+                } else if (g.changes > 0) {
+                    emitRelisted(rv);
+                }
+            }
+            case WATCHDOG -> {
+                stats.relisted(true);
+                if (everSynced) {
+                    emitRelisted(rv);
+                } else {
+                    sink.emit(new SourceSynced(kind, rv));
+                    everSynced = true;
+                }
+            }
+        }
+        sink.afterDurable(() -> firstListDurable.complete(null));
+    }
+
+    private void emitRelisted(String rv) throws InterruptedException {
+        sink.emit(new SourceRelisted(kind, rv, Set.copyOf(current.keySet())));
+    }
+
+    private void emitDelete(Generation g, String key, String rv, boolean finalStateUnknown) throws InterruptedException {
+        ClusterEvent event;
+        try {
+            event = Observations.deleted(kind, key, rv, finalStateUnknown);
+        } catch (InvalidValueException e) {
+            current.remove(key);
+            skip(key, e);
+            return;
+        }
+        if (sink.emit(event)) {
+            current.remove(key);
+            g.changes++;
+        }
+    }
+
+    private void skip(String key, InvalidValueException e) {
+        stats.skipped();
+        stats.error("skipped " + kind + " " + key + ": " + e.getMessage());
+        LOG.warn("decision=skip-object kind={} key={} reason={}", kind, key, e.getMessage());
+    }
+}

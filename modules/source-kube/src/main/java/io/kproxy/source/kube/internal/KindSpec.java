@@ -1,0 +1,49 @@
+package io.kproxy.source.kube.internal;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Informable;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.model.NodeName;
+import java.util.function.Function;
+
+/**
+ * Which objects of one kind the source watches, as a fabric8 informable. Immutable.
+ *
+ * @param kind       the kind recorded in events
+ * @param informable the filtered resource to inform on, for a client
+ */
+public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable) {
+
+    /** Upstream's label: an object for another proxy implementation. */
+    public static final String SERVICE_PROXY_NAME = "service.kubernetes.io/service-proxy-name";
+    /** Upstream's label: a headless Service (and its slices). */
+    public static final String HEADLESS = "service.kubernetes.io/headless";
+
+    /**
+     * Services without either label: {@code !service.kubernetes.io/service-proxy-name,
+     * !service.kubernetes.io/headless}, the selector of {@code cmd/kube-proxy/app/server.go}
+     * (any value of service-proxy-name hides the object).
+     */
+    public static KindSpec<Service> services() {
+        return new KindSpec<>(ResourceKind.SERVICE,
+                c -> c.services().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS));
+    }
+
+    /** {@code discovery.k8s.io/v1} EndpointSlices, with the same selector as Services. */
+    public static KindSpec<EndpointSlice> endpointSlices() {
+        return new KindSpec<>(ResourceKind.ENDPOINT_SLICE,
+                c -> c.discovery().v1().endpointSlices().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS));
+    }
+
+    /**
+     * This node's Node only, by field selector {@code metadata.name=<node>}: upstream's node
+     * informer in {@code cmd/kube-proxy/app/server.go} ({@code fields.OneTermEqualSelector}).
+     */
+    public static KindSpec<Node> node(NodeName node) {
+        return new KindSpec<>(ResourceKind.NODE, c -> c.nodes().withField("metadata.name", node.value()));
+    }
+}

@@ -1,0 +1,166 @@
+package io.kproxy.source.kube.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.model.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fabric8 informer for one kind, and its replacement when the watchdog forces a relist.
+ * Callbacks are converted to {@link Json} and handed to the kind's {@link KindLedger}.
+ *
+ * <p>fabric8 resumes watches after a disconnect and relists after a watch {@code ERROR} 410
+ * ({@code Reflector.onClose}); the exception handler here keeps the informer retrying after any
+ * other list or watch failure (fabric8's default gives up before the first sync, and on
+ * watcher exceptions), so a proxy never stops watching on its own. Thread-safe.
+ */
+public final class KindWatch<T extends HasMetadata> implements WatchedKind {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KindWatch.class);
+
+    private final KindSpec<T> spec;
+    private final KubernetesClient client;
+    private final KindLedger ledger;
+    private final SourceStats stats;
+    private final long pageSize;
+    private volatile SharedIndexInformer<T> informer;   // written under this object's lock
+    private volatile boolean closed;
+
+    public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize) {
+        this.spec = spec;
+        this.client = client;
+        this.ledger = ledger;
+        this.stats = stats;
+        this.pageSize = pageSize;
+    }
+
+    public KindLedger ledger() {
+        return ledger;
+    }
+
+    @Override
+    public ResourceKind kind() {
+        return spec.kind();
+    }
+
+    @Override
+    public boolean listing() {
+        return ledger.listing();
+    }
+
+    @Override
+    public void relist() {
+        start(KindLedger.Origin.WATCHDOG);
+    }
+
+    /**
+     * Starts a new informer generation (a full, paged list, then a watch), stopping the
+     * previous informer if any. Does not wait for the list. May block while the ledger's
+     * queue is full.
+     */
+    public synchronized void start(KindLedger.Origin origin) {
+        if (closed) {
+            return;
+        }
+        KindLedger.Generation generation = ledger.newGeneration(origin);
+        if (informer != null) {
+            informer.stop();
+        }
+        SharedIndexInformer<T> next = spec.informable().apply(client).withLimit(pageSize).runnableInformer(0);
+        next.exceptionHandler((started, error) -> {
+            if (closed) {
+                LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), error.toString());
+                return false;
+            }
+            stats.error(spec.kind() + " list/watch failed: " + error.getMessage());
+            LOG.warn("decision=retry-list-watch kind={} started={} error={}", spec.kind(), started, error.toString());
+            return true;
+        });
+        next.addEventHandler(new Handler(generation));
+        informer = next;
+        LOG.info("decision=start-informer kind={} origin={} page_size={}", spec.kind(), origin, pageSize);
+        next.start().whenComplete((ignored, error) -> {
+            if (error != null && !closed) {
+                LOG.warn("decision=informer-stopped kind={} error={}", spec.kind(), error.toString());
+            }
+        });
+    }
+
+    /** Whether the current informer's watch is open. Never blocks (state() relies on it). */
+    @Override
+    public boolean isWatching() {
+        SharedIndexInformer<T> current = informer;
+        return current != null && current.isWatching();
+    }
+
+    /** Stops the informer; idempotent. */
+    public synchronized void close() {
+        closed = true;
+        if (informer != null) {
+            informer.stop();
+        }
+    }
+
+    private Json.Obj toJson(T object) {
+        JsonNode tree = client.getKubernetesSerialization().convertValue(object, JsonNode.class);
+        return JsonTrees.toObject(tree);
+    }
+
+    /** One generation's callbacks; fabric8 calls them serially, in order. */
+    private final class Handler implements ResourceEventHandler<T> {
+        private final KindLedger.Generation generation;
+
+        Handler(KindLedger.Generation generation) {
+            this.generation = generation;
+        }
+
+        @Override
+        public void onBeforeList(String lastSyncResourceVersion) {
+            ledger.beforeList(generation, lastSyncResourceVersion);
+        }
+
+        @Override
+        public void onList(String resourceVersion, boolean remainedEmpty) {
+            run("list", () -> ledger.listed(generation, resourceVersion));
+        }
+
+        @Override
+        public void onAdd(T obj) {
+            run("add", () -> ledger.observed(generation, toJson(obj)));
+        }
+
+        @Override
+        public void onUpdate(T oldObj, T newObj) {
+            run("update", () -> ledger.observed(generation, toJson(newObj)));
+        }
+
+        @Override
+        public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+            run("delete", () -> ledger.deleted(generation, toJson(obj), deletedFinalStateUnknown));
+        }
+
+        private void run(String what, Step step) {
+            try {
+                step.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                LOG.info("decision=abandon-callback kind={} callback={} reason=interrupted", spec.kind(), what);
+            } catch (RuntimeException e) {
+                // A bad object is skipped and reported, never allowed to stop the informer.
+                stats.skipped();
+                stats.error(spec.kind() + " " + what + " not recorded: " + e.getMessage());
+                LOG.warn("decision=skip-callback kind={} callback={} error={}", spec.kind(), what, e.toString());
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws InterruptedException;
+    }
+}

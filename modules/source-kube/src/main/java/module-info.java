@@ -1,0 +1,29 @@
+/**
+ * The Kubernetes source: fabric8 informers on Services and {@code discovery.k8s.io/v1}
+ * EndpointSlices (with upstream's service-proxy-name and headless label filter) and on this
+ * node's own Node, every callback appended to the {@link io.kproxy.journal.spi.EventLog} as a
+ * past-tense event, with relist barriers, a restart that appends only what changed, a watchdog
+ * for the watch failures fabric8 does not recover from, and appends that retry instead of
+ * dropping.
+ *
+ * <p>This is the only module that sees fabric8 types; they stay in the non-exported
+ * {@code io.kproxy.source.kube.internal} package. The exported API speaks in events, JSON trees
+ * and plain records.
+ */
+module io.kproxy.source.kube {
+    requires transitive io.kproxy.events;
+    requires transitive io.kproxy.journal;
+    requires kubernetes.client.api;
+    requires kubernetes.client;
+    requires kubernetes.model.core;
+    requires kubernetes.model.discovery;
+    requires io.fabric8.kubernetes.client.jdkhttp;
+    requires com.fasterxml.jackson.databind;
+    requires io.github.resilience4j.core;
+    requires io.github.resilience4j.retry;
+    requires org.slf4j;
+    // fabric8's JDK HTTP client runs on java.net.http and, as an automatic module, cannot say so.
+    requires java.net.http;
+
+    exports io.kproxy.source.kube;
+}

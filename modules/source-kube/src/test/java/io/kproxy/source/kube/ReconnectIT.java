@@ -1,0 +1,120 @@
+package io.kproxy.source.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.journal.MemoryEventLog;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Disconnects: a stopped API server, a 410 Gone watch event, a plain HTTP 410 on reconnect. */
+class ReconnectIT {
+
+    private ScriptedApiServer api;
+    private MemoryEventLog log;
+    private KubeSource source;
+
+    @BeforeEach
+    void setUp() {
+        api = ScriptedApiServer.start();
+        log = new MemoryEventLog();
+        KubernetesClient c = api.client();
+        Kube.create(c, Kube.service("a", "10.96.0.1", Map.of()));
+        Kube.create(c, Kube.service("b", "10.96.0.2", Map.of()));
+        Kube.create(c, Kube.slice("a-1", "a", "10.244.0.1", Map.of()));
+        Kube.create(c, Kube.node(TestSources.NODE));
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (source != null) {
+            source.close();
+        }
+        api.close();
+        log.close();
+    }
+
+    private void startSource(KubeSourceOptions options) throws Exception {
+        source = KubeSource.create(options, log, KnownObjects.empty());
+        source.start();
+        source.synced().get(30, TimeUnit.SECONDS);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
+    }
+
+    @Test
+    void theWatchResumesAfterTheApiServerComesBack() throws Exception {
+        startSource(TestSources.options(api));
+        List<SourceState> published = new CopyOnWriteArrayList<>();
+        source.addListener(published::add);
+        long mark = log.nextOffset();
+
+        api.stop();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !source.state().connected());
+        api.restart();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
+        Kube.create(api.client(), Kube.service("c", "10.96.0.3", Map.of()));
+        Kube.deleteService(api.client(), "a");
+
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.of(log, ResourceKind.SERVICE, mark).size() >= 2);
+        assertThat(LogView.all(log, mark)).containsExactly("observed ns1/c", "deleted ns1/a");
+        SourceState state = source.state();
+        assertThat(state.reconnects()).as("resumed, not relisted").isGreaterThanOrEqualTo(3);
+        assertThat(state.relists()).isZero();
+        await().atMost(30, TimeUnit.SECONDS).until(() -> !published.isEmpty() && published.getLast().connected());
+        assertThat(published).as("the listener saw the outage and the recovery")
+                .anyMatch(s -> !s.connected() && s.synced())
+                .anyMatch(SourceState::connected);
+    }
+
+    @Test
+    void aGoneEventRelistsAndReportsWhatVanishedMeanwhile() throws Exception {
+        startSource(TestSources.options(api));
+        long mark = log.nextOffset();
+
+        api.mute("services");                    // the watch misses what happens next
+        Kube.deleteService(api.client(), "b");
+        api.goneOnNextWatch("services");         // its resourceVersion has expired by the time it comes back
+        api.sever("services");
+
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.of(log, ResourceKind.SERVICE, mark).size() >= 2);
+        assertThat(LogView.all(log, mark)).containsExactly("deleted? ns1/b", "relisted SERVICE [ns1/a]");
+        Kube.create(api.client(), Kube.service("d", "10.96.0.4", Map.of()));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("observed ns1/d"));
+        assertThat(source.state().relists()).isEqualTo(1);
+        assertThat(source.state().forcedRelists()).isZero();
+    }
+
+    @Test
+    void aPlainGoneOnReconnectIsCaughtByTheWatchdog() throws Exception {
+        Duration grace = Duration.ofSeconds(1);
+        startSource(TestSources.options(api).withWatchdog(Duration.ofMillis(100), grace, Duration.ofSeconds(4)));
+        long mark = log.nextOffset();
+
+        api.mute("services");
+        Kube.deleteService(api.client(), "b");
+        api.plainGoneOnWatch("services", true);
+        long severedAt = System.nanoTime();
+        api.sever("services");
+
+        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().forcedRelists() >= 1);
+        Duration took = Duration.ofNanos(System.nanoTime() - severedAt);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
+        assertThat(LogView.all(log, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
+        // grace + a tick + fabric8's first reconnect delay, with room for a busy machine
+        assertThat(took).isLessThan(Duration.ofSeconds(10));
+
+        api.plainGoneOnWatch("services", false);
+        Kube.create(api.client(), Kube.service("e", "10.96.0.5", Map.of()));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("observed ns1/e"));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
+        System.out.println("plain-410 forced relist after ms=" + took.toMillis() + " state=" + source.state());
+    }
+}

@@ -1,0 +1,191 @@
+package io.kproxy.source.kube.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceDeleted;
+import io.kproxy.events.ServiceObserved;
+import io.kproxy.events.SourceRelisted;
+import io.kproxy.events.SourceSynced;
+import io.kproxy.model.Json;
+import io.kproxy.model.ServiceRef;
+import io.kproxy.source.kube.KnownObjects;
+import io.kproxy.source.kube.LogScan;
+import io.kproxy.source.kube.ObjectFingerprint;
+import io.kproxy.testkit.ServiceFixture;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+class KindLedgerTest {
+
+    private final RecordingSink sink = new RecordingSink();
+    private final SourceStats stats = new SourceStats(Clock.systemUTC());
+
+    private static Json.Obj svc(String name, String rv, String ip) {
+        return ServiceFixture.service("ns1", name).resourceVersion(rv).clusterIP(ip).port("http", 80, "TCP").build();
+    }
+
+    private KindLedger ledger(KnownObjects known) {
+        return new KindLedger(ResourceKind.SERVICE, known.objects(ResourceKind.SERVICE), known.synced(ResourceKind.SERVICE),
+                sink, stats);
+    }
+
+    private static List<String> describe(List<ClusterEvent> events) {
+        List<String> out = new ArrayList<>();
+        for (ClusterEvent e : events) {
+            out.add(switch (e) {
+                case ServiceObserved o -> "observed " + o.service() + "@" + o.resourceVersion();
+                case ServiceDeleted d -> "deleted " + d.service() + "@" + d.resourceVersion() + (d.finalStateUnknown() ? " unknown" : "");
+                case SourceSynced s -> "synced " + s.kind() + "@" + s.resourceVersion();
+                case SourceRelisted r -> "relisted " + r.kind() + "@" + r.resourceVersion() + " " + new TreeSet<>(r.keysPresent());
+                default -> e.toString();
+            });
+        }
+        return out;
+    }
+
+    @Test
+    void firstStartObservesEverythingThenSyncs() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        assertThat(ledger.listing()).isTrue();
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));
+        ledger.observed(g, svc("b", "2", "10.0.0.2"));
+        ledger.listed(g, "2");
+
+        assertThat(describe(sink.drain())).containsExactly("observed ns1/a@1", "observed ns1/b@2", "synced SERVICE@2");
+        assertThat(ledger.listing()).isFalse();
+        assertThat(ledger.firstListDurable()).isDone();
+    }
+
+    @Test
+    void restartWithNothingChangedAppendsNothing() throws Exception {
+        KnownObjects known = LogScan.fold(List.of(
+                new ServiceObserved(new ServiceRef("ns1", "a"), "1", svc("a", "1", "10.0.0.1")),
+                new SourceSynced(ResourceKind.SERVICE, "1")));
+        KindLedger ledger = ledger(known);
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));
+        ledger.listed(g, "5");
+
+        assertThat(sink.drain()).isEmpty();
+        assertThat(ledger.firstListDurable()).isDone();
+    }
+
+    @Test
+    void restartAppendsOnlyTheDifferences() throws Exception {
+        KnownObjects known = LogScan.fold(List.of(
+                new ServiceObserved(new ServiceRef("ns1", "a"), "1", svc("a", "1", "10.0.0.1")),
+                new ServiceObserved(new ServiceRef("ns1", "b"), "2", svc("b", "2", "10.0.0.2")),
+                new ServiceObserved(new ServiceRef("ns1", "c"), "3", svc("c", "3", "10.0.0.3")),
+                new SourceSynced(ResourceKind.SERVICE, "3")));
+        KindLedger ledger = ledger(known);
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));      // unchanged
+        ledger.observed(g, svc("b", "2", "10.0.0.9"));      // same version, other content (a replaced API server)
+        ledger.observed(g, svc("d", "7", "10.0.0.4"));      // new; c vanished while the proxy was down
+        ledger.listed(g, "9");
+
+        assertThat(describe(sink.drain())).containsExactly(
+                "observed ns1/b@2", "observed ns1/d@7", "deleted ns1/c@3 unknown", "relisted SERVICE@9 [ns1/a, ns1/b, ns1/d]");
+    }
+
+    @Test
+    void objectsKnownBeforeAnySyncAreReconciledThenSynced() throws Exception {
+        KnownObjects known = LogScan.fold(List.of(
+                new ServiceObserved(new ServiceRef("ns1", "gone"), "1", svc("gone", "1", "10.0.0.1"))));
+        KindLedger ledger = ledger(known);
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.listed(g, "4");
+
+        assertThat(describe(sink.drain())).containsExactly("deleted ns1/gone@1 unknown", "synced SERVICE@4");
+    }
+
+    @Test
+    void watchEventsAfterTheListAreRecordedInOrder() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.listed(g, "1");
+        ledger.observed(g, svc("a", "2", "10.0.0.1"));
+        ledger.observed(g, svc("a", "3", "10.0.0.5"));
+        ledger.observed(g, svc("a", "3", "10.0.0.5"));   // a replayed ADDED after a reconnect: already held
+        ledger.deleted(g, svc("a", "4", "10.0.0.5"), false);
+
+        assertThat(describe(sink.drain())).containsExactly(
+                "synced SERVICE@1", "observed ns1/a@2", "observed ns1/a@3", "deleted ns1/a@4");
+    }
+
+    @Test
+    void aRelistInsideOneInformerEndsWithTheKeysPresent() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));
+        ledger.observed(g, svc("b", "2", "10.0.0.2"));
+        ledger.listed(g, "2");
+        sink.drain();
+
+        ledger.beforeList(g, "2");
+        assertThat(ledger.listing()).isTrue();
+        ledger.deleted(g, svc("b", "2", "10.0.0.2"), true);   // fabric8: vanished during a 410 relist
+        ledger.listed(g, "8");
+
+        assertThat(describe(sink.drain())).containsExactly("deleted ns1/b@2 unknown", "relisted SERVICE@8 [ns1/a]");
+        assertThat(stats.snapshot().relists()).isEqualTo(1);
+        assertThat(stats.snapshot().forcedRelists()).isZero();
+    }
+
+    @Test
+    void aForcedRelistComparesWithWhatTheLogHoldsAndIgnoresTheOldInformer() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation first = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.observed(first, svc("a", "1", "10.0.0.1"));
+        ledger.observed(first, svc("b", "2", "10.0.0.2"));
+        ledger.listed(first, "2");
+        sink.drain();
+
+        KindLedger.Generation second = ledger.newGeneration(KindLedger.Origin.WATCHDOG);
+        ledger.observed(first, svc("z", "3", "10.0.0.3"));    // late callback of the replaced informer
+        ledger.observed(second, svc("a", "1", "10.0.0.1"));
+        ledger.observed(second, svc("c", "5", "10.0.0.3"));
+        ledger.listed(second, "6");
+
+        assertThat(describe(sink.drain())).containsExactly(
+                "observed ns1/c@5", "deleted ns1/b@2 unknown", "relisted SERVICE@6 [ns1/a, ns1/c]");
+        assertThat(stats.snapshot().forcedRelists()).isEqualTo(1);
+        assertThat(ledger.snapshot()).containsOnlyKeys("ns1/a", "ns1/c");
+    }
+
+    @Test
+    void anInvalidObjectIsSkippedAndCounted() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        Json.Obj bad = svc("a", "1", "10.0.0.1");
+        bad = bad.with("metadata", bad.object("metadata").with("name", Json.of("Not_A_Label")));
+        ledger.observed(g, bad);
+        ledger.observed(g, svc("b", "2", "10.0.0.2"));
+        ledger.listed(g, "2");
+
+        assertThat(describe(sink.drain())).containsExactly("observed ns1/b@2", "synced SERVICE@2");
+        assertThat(stats.snapshot().skipped()).isEqualTo(1);
+        assertThat(stats.snapshot().lastError()).contains("Not_A_Label");
+    }
+
+    @Test
+    void observationsAreTrimmed() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        Json.Obj obj = svc("a", "1", "10.0.0.1");
+        obj = obj.with("metadata", obj.object("metadata").with("managedFields", Json.arr(Json.obj("manager", Json.of("x")))));
+        ledger.observed(g, obj);
+
+        ServiceObserved o = (ServiceObserved) sink.drain().getFirst();
+        assertThat(o.object().object("metadata").fields()).doesNotContainKey("managedFields");
+        assertThat(ledger.snapshot()).isEqualTo(Map.of("ns1/a", ObjectFingerprint.of(obj)));
+        assertThat(o.resourceVersion()).isEqualTo("1");
+    }
+}

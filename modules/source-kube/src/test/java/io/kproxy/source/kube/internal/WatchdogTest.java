@@ -1,0 +1,106 @@
+package io.kproxy.source.kube.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kproxy.events.ResourceKind;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class WatchdogTest {
+
+    private static final Duration GRACE = Duration.ofSeconds(10);
+
+    private final AtomicLong now = new AtomicLong(1_000);
+
+    /** A kind whose watch state the test sets; a relist starts a list that the test ends. */
+    private static final class FakeKind implements WatchedKind {
+        boolean watching;
+        boolean listing;
+        int relists;
+
+        @Override
+        public ResourceKind kind() {
+            return ResourceKind.SERVICE;
+        }
+
+        @Override
+        public boolean isWatching() {
+            return watching;
+        }
+
+        @Override
+        public boolean listing() {
+            return listing;
+        }
+
+        @Override
+        public void relist() {
+            relists++;
+            listing = true;
+        }
+    }
+
+    private void advance(Duration d) {
+        now.addAndGet(d.toNanos());
+    }
+
+    /** Ticks every second for {@code d}. */
+    private void run(Watchdog w, Duration d) {
+        for (long s = 0; s < d.toSeconds(); s++) {
+            advance(Duration.ofSeconds(1));
+            w.tick();
+        }
+    }
+
+    private Watchdog watchdog(FakeKind kind) {
+        return new Watchdog(List.of(kind), GRACE, Duration.ofSeconds(40), now::get, Runnable::run);
+    }
+
+    @Test
+    void anOpenWatchOrARunningListIsLeftAlone() {
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        kind.watching = true;
+        run(w, Duration.ofSeconds(60));
+        kind.watching = false;
+        kind.listing = true;
+        run(w, Duration.ofSeconds(60));
+        assertThat(kind.relists).isZero();
+    }
+
+    @Test
+    void aWatchClosedLongerThanTheGraceIsRelisted() {
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        run(w, Duration.ofSeconds(10));
+        assertThat(kind.relists).isZero();
+        run(w, Duration.ofSeconds(2));
+        assertThat(kind.relists).isEqualTo(1);
+    }
+
+    @Test
+    void forcedRelistsBackOffWhileTheWatchStaysClosedAndResetOnceItOpens() {
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        int[] relistAt = new int[5];
+        int found = 0;
+        for (int second = 1; second <= 200 && found < 5; second++) {
+            advance(Duration.ofSeconds(1));
+            w.tick();
+            if (kind.listing) {
+                relistAt[found++] = second;
+                kind.listing = false;   // the list succeeds, its watch fails again at once
+            }
+        }
+        // noticed closed at 1 s, relisted after the 10 s grace, then every 10, 20, 40, 40 s (capped)
+        assertThat(relistAt).containsExactly(11, 21, 41, 81, 121);
+
+        kind.watching = true;
+        w.tick();
+        kind.watching = false;
+        run(w, Duration.ofSeconds(12));
+        assertThat(kind.relists).as("the backoff resets once a watch was open").isEqualTo(6);
+    }
+}
