@@ -1,0 +1,176 @@
+package io.kproxy.app;
+
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.KproxyConfig;
+import io.kproxy.config.ProxyConfig;
+import io.kproxy.engine.Engine;
+import io.kproxy.engine.EngineClock;
+import io.kproxy.engine.EngineOptions;
+import io.kproxy.engine.MeteredEventLog;
+import io.kproxy.events.ConfigRecorded;
+import io.kproxy.journal.JournalOptions;
+import io.kproxy.journal.LocalJournal;
+import io.kproxy.journal.RetentionPolicy;
+import io.kproxy.journal.spi.EventLog;
+import io.kproxy.source.kube.KnownObjects;
+import io.kproxy.source.kube.KubeSource;
+import io.kproxy.source.kube.KubeSourceOptions;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code kproxy run}: the node agent, wired in the order that keeps its promises.
+ *
+ * <ol>
+ *   <li>Refusals first: a mode without an installed backend or an event log this build does not
+ *       have stops here, before anything is touched.</li>
+ *   <li>The health and metrics ports are bound (a bind failure is fatal only with
+ *       {@code bindAddressHardFail}, as upstream).</li>
+ *   <li>The journal is opened (a torn tail is cut), {@code ConfigRecorded} appended.</li>
+ *   <li>The engine rebuilds the state from the newest snapshot plus the suffix and, when the
+ *       journal says Services and EndpointSlices had synced, reprograms the kernel at once with
+ *       one full sync: a restarted proxy serves before it reaches the API server.</li>
+ *   <li>The servers start; the source starts, told what the log already holds so that a clean
+ *       restart appends nothing.</li>
+ * </ol>
+ *
+ * <p>{@link #close()} stops in reverse order and never removes a rule: a stopping or restarting
+ * proxy leaves traffic flowing. Not thread-safe; {@link #close()} is idempotent.
+ */
+final class Agent implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+
+    private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
+    private Engine engine;
+    private boolean closed;
+
+    private Agent() {
+    }
+
+    /** A start that cannot proceed; nothing was touched when it is thrown before {@link #start} bound a port. */
+    static final class StartFailure extends Exception {
+        StartFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Starts everything and returns the running agent.
+     *
+     * @param master the API server URL given with {@code --master}, overriding the kubeconfig's
+     */
+    static Agent start(RunConfig.Resolved resolved, Optional<String> master) throws StartFailure {
+        ProxyConfig config = resolved.config();
+        BackendProvider provider = provider(config.mode().apiName());
+        if (config.kproxy().eventLog().type() != KproxyConfig.EventLogType.LOCAL) {
+            throw new StartFailure("kproxy.eventLog.type " + config.kproxy().eventLog().type().apiName()
+                    + " is not available in this build; use local", null);
+        }
+        Agent agent = new Agent();
+        try {
+            agent.startAll(resolved, provider, master);
+            return agent;
+        } catch (IOException | RuntimeException e) {
+            agent.close();
+            throw new StartFailure(e.getMessage() == null ? e.toString() : e.getMessage(), e);
+        }
+    }
+
+    private static BackendProvider provider(String mode) throws StartFailure {
+        Optional<BackendProvider> p = BackendProvider.forMode(mode);
+        if (p.isEmpty()) {
+            throw new StartFailure("proxy mode " + mode + " has no backend installed (installed: "
+                    + String.join(", ", BackendProvider.all().stream().map(BackendProvider::mode).toList()) + ")", null);
+        }
+        return p.get();
+    }
+
+    private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {
+        ProxyConfig config = resolved.config();
+        StatusServers servers = StatusServers.bind(config);
+        toClose.push(servers);
+
+        Path dir = Path.of(config.kproxy().journalDir());
+        KproxyConfig.RetentionConfig r = config.kproxy().retention();
+        LocalJournal journal = LocalJournal.open(JournalOptions.defaults(dir).withFsyncWindow(config.kproxy().fsyncWindow())
+                .withRetention(new RetentionPolicy(r.maxAge(), r.maxBytes())));
+        toClose.push(journal);
+        journal.tornTail().ifPresent(t -> LOG.warn("decision=continue reason=\"journal had a torn tail, cut at recovery\" detail=\"{}\"", t));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        EventLog log = new MeteredEventLog(journal, registry, EngineClock.system(), () -> sizeOf(dir));
+        long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigLoader.toTree(config))).join();
+        LOG.info("decision=config-recorded node={} mode={} offset={}", resolved.node(), config.mode().apiName(), configOffset);
+
+        Backend backend = provider.create();
+        toClose.push(backend);
+        engine = Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry));
+        toClose.push(engine);
+        servers.start(engine, config);
+        HealthCheckServers checks = new HealthCheckServers(engine);
+        toClose.push(checks);
+        checks.start();
+
+        KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
+        KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
+                .withMasterUrl(master.orElse(""));
+        KubeSource source = KubeSource.create(options, log, known);
+        toClose.push(source);
+        SourceMetrics sourceMetrics = new SourceMetrics(registry);
+        engine.health().sourceConnected(false);
+        source.addListener(s -> {
+            engine.health().sourceConnected(s.connected());
+            sourceMetrics.update(s);
+        });
+        source.start();
+        LOG.info("decision=agent-started node={} mode={} journal={}", resolved.node(), config.mode().apiName(), dir);
+    }
+
+    /** Completes exceptionally if the engine stops on its own (its log failed). */
+    java.util.concurrent.CompletableFuture<Void> failure() {
+        return engine.failure();
+    }
+
+    /** Bytes of the journal's files ({@code kproxy_journal_size_bytes}); -1 when unreadable. */
+    private static long sizeOf(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** Stops the source, the servers, the engine (waiting for a sync in progress), the backend and the journal. Rules stay. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        while (!toClose.isEmpty()) {
+            AutoCloseable c = toClose.pop();
+            try {
+                if (c instanceof Engine e) {
+                    e.close(Duration.ofSeconds(30));
+                } else {
+                    c.close();
+                }
+            } catch (Exception e) {
+                LOG.warn("decision=continue-stopping component={} error=\"{}\"", c.getClass().getSimpleName(), e.toString());
+            }
+        }
+        LOG.info("decision=agent-stopped rules=kept");
+    }
+}

@@ -1,0 +1,17 @@
+package io.kproxy.app;
+
+import picocli.CommandLine.Command;
+
+/** {@code kproxy}: the root command; its subcommands do the work. */
+@Command(name = "kproxy", mixinStandardHelpOptions = true, version = "kproxy 0.1.0",
+        description = "An event-sourced kube-proxy.", subcommands = {RunCommand.class, RenderCommand.class})
+final class KproxyCommand implements Runnable {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+    }
+}

@@ -1,0 +1,60 @@
+package io.kproxy.app;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Structured logs on standard error (standard output stays clean for {@code render}): one line
+ * per decision, {@code key=value} text or JSON ({@code logging.format}, as upstream's
+ * {@code --logging-format}); the level from {@code logging.verbosity} / {@code -v} in klog's
+ * spirit (0–3 info, 4–5 debug, 6 and more trace). Libraries stay at warnings below trace.
+ */
+final class Logging {
+
+    static final String TEXT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} level=%level logger=%logger{0} thread=%thread %msg%n";
+
+    private Logging() {
+    }
+
+    static void configure(String format, long verbosity) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+            return;
+        }
+        Level level = verbosity >= 6 ? Level.TRACE : verbosity >= 4 ? Level.DEBUG : Level.INFO;
+        Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.detachAndStopAllAppenders();
+        ConsoleAppender<ILoggingEvent> out = new ConsoleAppender<>();
+        out.setContext(ctx);
+        out.setName("stderr");
+        out.setTarget("System.err");
+        out.setEncoder(encoder(ctx, format));
+        out.start();
+        root.addAppender(out);
+        root.setLevel(Level.WARN);
+        ctx.getLogger("io.kproxy").setLevel(level);
+        if (level == Level.TRACE) {
+            root.setLevel(Level.TRACE);
+        }
+    }
+
+    private static Encoder<ILoggingEvent> encoder(LoggerContext ctx, String format) {
+        if (format.equals("json")) {
+            JsonEncoder json = new JsonEncoder();
+            json.setContext(ctx);
+            json.start();
+            return json;
+        }
+        PatternLayoutEncoder text = new PatternLayoutEncoder();
+        text.setContext(ctx);
+        text.setPattern(TEXT_PATTERN);
+        text.start();
+        return text;
+    }
+}

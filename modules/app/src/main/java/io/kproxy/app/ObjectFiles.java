@@ -1,0 +1,116 @@
+package io.kproxy.app;
+
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.ConfigText;
+import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.KubeObjects;
+import io.kproxy.events.NodeObserved;
+import io.kproxy.events.ServiceObserved;
+import io.kproxy.model.EndpointSliceRef;
+import io.kproxy.model.InvalidValueException;
+import io.kproxy.model.Json;
+import io.kproxy.model.NodeName;
+import io.kproxy.model.ServiceRef;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Service, EndpointSlice and Node objects read from the YAML and JSON files of a directory (one
+ * or many documents per file, {@code kind: List} too), in file-name order, as the observations
+ * the source would record. A document that cannot become an observation (not an object, an
+ * unsupported kind, a missing or invalid name) is a {@link Problem} naming its file and reason;
+ * the others are kept. A namespaced object without a namespace is in {@code default}, as with
+ * {@code kubectl}. Nodes other than {@code node} are not this proxy's and are left out. Reads
+ * files; otherwise pure.
+ */
+final class ObjectFiles {
+
+    /** One observation and where it came from ({@code file#document}). */
+    record Item(ClusterEvent event, String origin) {
+    }
+
+    /** A document that was skipped, and why. */
+    record Problem(String origin, String reason) {
+    }
+
+    record Result(List<Item> items, List<Problem> problems) {
+    }
+
+    private ObjectFiles() {
+    }
+
+    static Result read(Path dir, NodeName node) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
+        }
+        List<Item> items = new ArrayList<>();
+        List<Problem> problems = new ArrayList<>();
+        for (Path f : files) {
+            String name = f.getFileName().toString();
+            List<Json> docs;
+            try {
+                docs = ConfigText.parseAll(Files.readString(f, StandardCharsets.UTF_8));
+            } catch (ConfigException | IOException e) {
+                problems.add(new Problem(name, e.getMessage()));
+                continue;
+            }
+            for (int i = 0; i < docs.size(); i++) {
+                add(docs.get(i), name + "#" + (i + 1), node, items, problems);
+            }
+        }
+        return new Result(List.copyOf(items), List.copyOf(problems));
+    }
+
+    private static void add(Json doc, String origin, NodeName node, List<Item> items, List<Problem> problems) {
+        if (doc instanceof Json.Null) {
+            return; // an empty document (a trailing "---")
+        }
+        if (!(doc instanceof Json.Obj o)) {
+            problems.add(new Problem(origin, "not an object"));
+            return;
+        }
+        String kind = o.string("kind").orElse("");
+        if (kind.equals("List")) {
+            List<Json> list = o.array("items");
+            for (int i = 0; i < list.size(); i++) {
+                add(list.get(i), origin + ".items[" + i + "]", node, items, problems);
+            }
+            return;
+        }
+        try {
+            switch (kind) {
+                case "Service" -> {
+                    Json.Obj obj = namespaced(o);
+                    items.add(new Item(new ServiceObserved(new ServiceRef(KubeObjects.namespace(obj), KubeObjects.name(obj)),
+                            KubeObjects.resourceVersion(obj), obj), origin));
+                }
+                case "EndpointSlice" -> {
+                    Json.Obj obj = namespaced(o);
+                    items.add(new Item(new EndpointSliceObserved(new EndpointSliceRef(KubeObjects.namespace(obj), KubeObjects.name(obj)),
+                            KubeObjects.resourceVersion(obj), obj), origin));
+                }
+                case "Node" -> {
+                    if (KubeObjects.name(o).equals(node.value())) {
+                        items.add(new Item(new NodeObserved(node, KubeObjects.resourceVersion(o), o), origin));
+                    }
+                }
+                default -> problems.add(new Problem(origin, kind.isEmpty() ? "no kind" : "unsupported kind " + kind
+                        + " (Service, EndpointSlice, Node or List)"));
+            }
+        } catch (InvalidValueException e) {
+            problems.add(new Problem(origin, kind + " " + KubeObjects.namespace(o) + "/" + KubeObjects.name(o) + ": " + e.getMessage()));
+        }
+    }
+
+    private static Json.Obj namespaced(Json.Obj o) {
+        Json.Obj meta = o.object("metadata");
+        return meta.string("namespace").filter(s -> !s.isEmpty()).isPresent() ? o : o.with("metadata", meta.with("namespace", Json.of("default")));
+    }
+}

@@ -1,0 +1,130 @@
+package io.kproxy.app;
+
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.KernelException;
+import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigText;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code kproxy run}: the node agent, with upstream kube-proxy's flags ({@link ConfigFlags}) and
+ * precedence ({@link RunConfig}). A bad flag or configuration is refused, with every field and
+ * its reason, before the kernel or the journal is touched (exit 2). {@code --cleanup} removes
+ * what every installed backend owns and exits; {@code --write-config-to} writes the effective
+ * configuration and exits. Otherwise it runs until SIGTERM and stops cleanly, leaving every rule
+ * in place.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run the node agent: watch the API server, journal what it says, program the kernel.")
+final class RunCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "The KubeProxyConfiguration file; flags that map to it are then ignored.")
+    Path config;
+
+    @Option(names = "--hostname-override", paramLabel = "NAME", description = "The name of this node (wins over the configuration file).")
+    String hostnameOverride;
+
+    @Option(names = "--master", paramLabel = "URL", description = "The API server's address (overrides the kubeconfig's).")
+    String master;
+
+    @Option(names = "--cleanup", description = "Remove the rules of every installed backend and exit.")
+    boolean cleanup;
+
+    @Option(names = "--write-config-to", paramLabel = "FILE", description = "Write the effective configuration to FILE and exit.")
+    Path writeConfigTo;
+
+    @Mixin
+    ConfigFlags flags = new ConfigFlags();
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        RunConfig.Resolved resolved;
+        try {
+            resolved = RunConfig.resolve(Optional.ofNullable(config), flags, Optional.ofNullable(hostnameOverride));
+        } catch (RunConfig.Refused e) {
+            err.println("kproxy run: " + e.getMessage());
+            err.flush();
+            return 2;
+        }
+        Logging.configure(resolved.config().logging().format(), resolved.config().logging().verbosity());
+        resolved.warnings().forEach(w -> LOG.warn("decision=ignore-flag reason=\"{}\"", w));
+        if (writeConfigTo != null) {
+            return writeConfig(resolved, err);
+        }
+        if (cleanup) {
+            return cleanup();
+        }
+        Agent agent;
+        try {
+            agent = Agent.start(resolved, Optional.ofNullable(master).filter(s -> !s.isBlank()));
+        } catch (Agent.StartFailure e) {
+            LOG.error("decision=exit reason=\"cannot start\" error=\"{}\"", e.getMessage());
+            err.println("kproxy run: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        CompletableFuture<Void> stopped = new CompletableFuture<>();
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kproxy-shutdown").unstarted(() -> {
+            LOG.info("decision=stop reason=signal");
+            agent.close();
+            stopped.complete(null);
+        }));
+        try {
+            CompletableFuture.anyOf(stopped, agent.failure()).get();
+            return 0;
+        } catch (ExecutionException e) {
+            agent.close();
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            agent.close();
+            return 1;
+        }
+    }
+
+    private int writeConfig(RunConfig.Resolved resolved, PrintWriter err) {
+        try {
+            Files.writeString(writeConfigTo, ConfigText.toYaml(ConfigLoader.toTree(resolved.config())));
+            return 0;
+        } catch (IOException e) {
+            err.println("kproxy run: cannot write " + writeConfigTo + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Upstream's {@code --cleanup}: every installed mode's leftovers, then exit. */
+    private static int cleanup() {
+        int failed = 0;
+        for (BackendProvider p : BackendProvider.all()) {
+            try (Backend b = p.create()) {
+                b.cleanup();
+                LOG.info("decision=cleaned-up mode={}", p.mode());
+            } catch (KernelException | RuntimeException e) {
+                failed++;
+                LOG.error("decision=cleanup-failed mode={} error=\"{}\"", p.mode(), e.getMessage());
+            }
+        }
+        return failed == 0 ? 0 : 1;
+    }
+}
