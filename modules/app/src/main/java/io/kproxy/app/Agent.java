@@ -23,9 +23,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,17 +49,18 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>{@link #close()} stops in reverse order and never removes a rule: a stopping or restarting
- * proxy leaves traffic flowing. Not thread-safe; {@link #close()} is idempotent.
+ * proxy leaves traffic flowing. {@link #close()} is idempotent and may be called from any thread,
+ * also while {@link #start} runs.
  */
 final class Agent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
 
-    private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
-    private Engine engine;
-    private boolean closed;
+    private final Deque<AutoCloseable> toClose = new ConcurrentLinkedDeque<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile Engine engine;
 
-    private Agent() {
+    Agent() {
     }
 
     /** A start that cannot proceed; nothing was touched when it is thrown before {@link #start} bound a port. */
@@ -68,25 +71,34 @@ final class Agent implements AutoCloseable {
     }
 
     /**
-     * Starts everything and returns the running agent.
+     * Starts everything. {@link #close()} may run concurrently (a SIGTERM during the start): the
+     * start then stops at the next step and what it had started is closed.
      *
      * @param master the API server URL given with {@code --master}, overriding the kubeconfig's
      */
-    static Agent start(RunConfig.Resolved resolved, Optional<String> master) throws StartFailure {
+    void start(RunConfig.Resolved resolved, Optional<String> master) throws StartFailure {
         ProxyConfig config = resolved.config();
         BackendProvider provider = provider(config.mode().apiName());
         if (config.kproxy().eventLog().type() != KproxyConfig.EventLogType.LOCAL) {
             throw new StartFailure("kproxy.eventLog.type " + config.kproxy().eventLog().type().apiName()
                     + " is not available in this build; use local", null);
         }
-        Agent agent = new Agent();
         try {
-            agent.startAll(resolved, provider, master);
-            return agent;
+            startAll(resolved, provider, master);
         } catch (IOException | RuntimeException e) {
-            agent.close();
+            close();
             throw new StartFailure(e.getMessage() == null ? e.toString() : e.getMessage(), e);
         }
+    }
+
+    /** Takes ownership of a started component, unless the agent is stopping (then it is closed at once). */
+    private <T extends AutoCloseable> T own(T component) {
+        toClose.push(component);
+        if (closed.get() && toClose.remove(component)) {
+            closeQuietly(component);
+            throw new IllegalStateException("stopped during start");
+        }
+        return component;
     }
 
     private static BackendProvider provider(String mode) throws StartFailure {
@@ -100,34 +112,27 @@ final class Agent implements AutoCloseable {
 
     private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {
         ProxyConfig config = resolved.config();
-        StatusServers servers = StatusServers.bind(config);
-        toClose.push(servers);
+        StatusServers servers = own(StatusServers.bind(config));
 
         Path dir = Path.of(config.kproxy().journalDir());
         KproxyConfig.RetentionConfig r = config.kproxy().retention();
-        LocalJournal journal = LocalJournal.open(JournalOptions.defaults(dir).withFsyncWindow(config.kproxy().fsyncWindow())
-                .withRetention(new RetentionPolicy(r.maxAge(), r.maxBytes())));
-        toClose.push(journal);
+        LocalJournal journal = own(LocalJournal.open(JournalOptions.defaults(dir).withFsyncWindow(config.kproxy().fsyncWindow())
+                .withRetention(new RetentionPolicy(r.maxAge(), r.maxBytes()))));
         journal.tornTail().ifPresent(t -> LOG.warn("decision=continue reason=\"journal had a torn tail, cut at recovery\" detail=\"{}\"", t));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EventLog log = new MeteredEventLog(journal, registry, EngineClock.system(), () -> sizeOf(dir));
         long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigLoader.toTree(config))).join();
         LOG.info("decision=config-recorded node={} mode={} offset={}", resolved.node(), config.mode().apiName(), configOffset);
 
-        Backend backend = provider.create();
-        toClose.push(backend);
-        engine = Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry));
-        toClose.push(engine);
+        Backend backend = own(provider.create());
+        engine = own(Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry)));
         servers.start(engine, config);
-        HealthCheckServers checks = new HealthCheckServers(engine);
-        toClose.push(checks);
-        checks.start();
+        own(new HealthCheckServers(engine)).start();
 
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
         KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
                 .withMasterUrl(master.orElse(""));
-        KubeSource source = KubeSource.create(options, log, known);
-        toClose.push(source);
+        KubeSource source = own(KubeSource.create(options, log, known));
         SourceMetrics sourceMetrics = new SourceMetrics(registry);
         engine.health().sourceConnected(false);
         source.addListener(s -> {
@@ -139,7 +144,7 @@ final class Agent implements AutoCloseable {
     }
 
     /** Completes exceptionally if the engine stops on its own (its log failed). */
-    java.util.concurrent.CompletableFuture<Void> failure() {
+    CompletableFuture<Void> failure() {
         return engine.failure();
     }
 
@@ -154,23 +159,26 @@ final class Agent implements AutoCloseable {
 
     /** Stops the source, the servers, the engine (waiting for a sync in progress), the backend and the journal. Rules stay. */
     @Override
-    public synchronized void close() {
-        if (closed) {
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
-        while (!toClose.isEmpty()) {
-            AutoCloseable c = toClose.pop();
-            try {
-                if (c instanceof Engine e) {
-                    e.close(Duration.ofSeconds(30));
-                } else {
-                    c.close();
-                }
-            } catch (Exception e) {
-                LOG.warn("decision=continue-stopping component={} error=\"{}\"", c.getClass().getSimpleName(), e.toString());
-            }
+        AutoCloseable c;
+        while ((c = toClose.pollFirst()) != null) {
+            closeQuietly(c);
         }
         LOG.info("decision=agent-stopped rules=kept");
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            if (c instanceof Engine e) {
+                e.close(Duration.ofSeconds(30));
+            } else {
+                c.close();
+            }
+        } catch (Exception e) {
+            LOG.warn("decision=continue-stopping component={} error=\"{}\"", c.getClass().getSimpleName(), e.toString());
+        }
     }
 }

@@ -75,21 +75,22 @@ final class RunCommand implements Callable<Integer> {
         if (cleanup) {
             return cleanup();
         }
-        Agent agent;
-        try {
-            agent = Agent.start(resolved, Optional.ofNullable(master).filter(s -> !s.isBlank()));
-        } catch (Agent.StartFailure e) {
-            LOG.error("decision=exit reason=\"cannot start\" error=\"{}\"", e.getMessage());
-            err.println("kproxy run: " + e.getMessage());
-            err.flush();
-            return 1;
-        }
+        // The hook is in place before anything starts: a SIGTERM during the start stops cleanly too.
+        Agent agent = new Agent();
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kproxy-shutdown").unstarted(() -> {
             LOG.info("decision=stop reason=signal");
             agent.close();
             stopped.complete(null);
         }));
+        try {
+            agent.start(resolved, Optional.ofNullable(master).filter(s -> !s.isBlank()));
+        } catch (Agent.StartFailure e) {
+            LOG.error("decision=exit reason=\"cannot start\" error=\"{}\"", e.getMessage());
+            err.println("kproxy run: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
         try {
             CompletableFuture.anyOf(stopped, agent.failure()).get();
             return 0;

@@ -1,0 +1,270 @@
+package io.kproxy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.testkit.netns.Outcome;
+import io.kproxy.testkit.netns.Probe;
+import io.kproxy.testkit.netns.Topology;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The node agent end to end (issue 8): fabric8's mock API server with Services and
+ * EndpointSlices, {@code ./kproxy run} as a separate process inside a node namespace of the
+ * packet-test topology, and real TCP and UDP connections from a pod namespace.
+ *
+ * <p>The mock server runs in this JVM on the host's loopback; a process inside the node namespace
+ * cannot reach that, so a user-space relay ({@link NetnsRelay}) listens on 127.0.0.1:16443
+ * <em>inside</em> the node namespace and forwards to it: no interface or route of the host is
+ * touched, and pausing the relay is how the API server "goes away".
+ */
+class AgentEndToEndIT {
+
+    private static final String NODE = "node-a";
+    private static final int API_PORT = 16443;
+    private static final Duration SYNC_PERIOD = Duration.ofSeconds(2);
+    private static final String WEB = "172.30.0.10";
+    private static final String API = "172.30.0.20";
+    private static final String POD1 = "10.0.1.11";
+    private static final String POD2 = "10.0.1.12";
+    private static final String RPOD = "10.0.2.11";
+
+    private Topology topo;
+    private MockApi api;
+    private NetnsRelay relay;
+    private NetnsExecutor node;
+    private Path journal;
+    private final List<AgentProcess> agents = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        KernelTests.require("ip", "nft");
+        topo = Topology.create();
+        node = topo.executor("node");
+        api = new MockApi();
+        relay = NetnsRelay.start(node, API_PORT, new InetSocketAddress("127.0.0.1", api.port()));
+        journal = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "e2e-journal-");
+        api.apply(MockApi.node(NODE, "192.168.0.2"));
+        api.apply(MockApi.service("web", WEB));
+        api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString()));
+        api.apply(MockApi.service("api", API));
+        api.apply(MockApi.slice("api", List.of(new String[] {POD1, NODE}, new String[] {RPOD, "node-b"}), Instant.now().toString()));
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (AgentProcess a : agents) {
+            a.close();
+        }
+        if (relay != null) {
+            relay.close();
+        }
+        if (api != null) {
+            api.close();
+        }
+        if (topo != null) {
+            topo.close();
+        }
+        if (journal != null) {
+            try (var files = Files.walk(journal)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private AgentProcess startAgent(String logName) throws Exception {
+        AgentProcess a = AgentProcess.start(topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
+                "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
+                journal.toString(), "--iptables-sync-period", SYNC_PERIOD.toSeconds() + "s", "--iptables-min-sync-period", "0s",
+                "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address", "127.0.0.1:10249", "--snapshot-interval", "100"),
+                logName);
+        agents.add(a);
+        return a;
+    }
+
+    private NetnsHttp.Response get(int port, String path) {
+        return NetnsHttp.get(node, "127.0.0.1", port, path);
+    }
+
+    /** The servers that answered {@code tries} TCP connections from pod3 to {@code ip}:80. */
+    private Set<String> tcpServers(String ip, int tries) {
+        Probe p = topo.probe("pod3", 1_000);
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < tries; i++) {
+            Outcome o = p.tcp(null, ip, 80);
+            seen.add(o.kind() == Outcome.Kind.REPLY ? o.server() : o.kind().name());
+        }
+        return seen;
+    }
+
+    private String rules() {
+        return normalise(topo.ns("node").exec("nft", "list", "ruleset"));
+    }
+
+    /**
+     * The ruleset in a canonical order: the kernel lists a table's sets, maps and chains in the
+     * order they were created and hash-set elements in an order of its own, neither of which is
+     * part of what the rules do; so each table's objects are sorted, and so are set elements.
+     */
+    static String normalise(String ruleset) {
+        Matcher m = Pattern.compile("elements = \\{([^}]*)\\}").matcher(ruleset);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            List<String> items = new ArrayList<>();
+            for (String s : m.group(1).split(",")) {
+                items.add(s.strip());
+            }
+            items.sort(null);
+            m.appendReplacement(sb, Matcher.quoteReplacement("elements = { " + String.join(", ", items) + " }"));
+        }
+        m.appendTail(sb);
+        List<String> out = new ArrayList<>();
+        List<String> blocks = new ArrayList<>();
+        StringBuilder block = null;
+        for (String line : sb.toString().split("\n")) {
+            if (block == null && line.matches("\t(set|map|chain|flowtable) .*\\{")) {
+                block = new StringBuilder(line);
+            } else if (block != null) {
+                block.append('\n').append(line);
+                if (line.equals("\t}")) {
+                    blocks.add(block.toString());
+                    block = null;
+                }
+            } else if (line.equals("}")) {
+                blocks.sort(null);
+                out.addAll(blocks);
+                blocks.clear();
+                out.add(line);
+            } else if (!line.isBlank()) {
+                out.add(line);
+            }
+        }
+        return String.join("\n", out);
+    }
+
+    private static double metric(String scrape, String line) {
+        for (String l : scrape.split("\n")) {
+            if (l.startsWith(line + " ")) {
+                return Double.parseDouble(l.substring(line.length() + 1).strip());
+            }
+        }
+        return Double.NaN;
+    }
+
+    @Test
+    void programsFollowsSurvivesAKill9AndStopsCleanly() throws Exception {
+        AgentProcess agent = startAgent("e2e-agent-1.log");
+        Probe pod3 = topo.probe("pod3", 1_000);
+
+        // 1. Real TCP and UDP connections from a pod reach the backends.
+        await("web reachable").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .until(() -> pod3.tcp(null, WEB, 80).kind() == Outcome.Kind.REPLY || !agent.alive());
+        assertThat(agent.alive()).as("agent alive; log:%n%s", agent.output()).isTrue();
+        assertThat(tcpServers(WEB, 40)).containsExactlyInAnyOrder("pod1", "pod2");
+        assertThat(pod3.udp(null, 0, WEB, 53).server()).isIn("pod1", "pod2");
+        assertThat(tcpServers(API, 40)).containsExactlyInAnyOrder("pod1", "rpod");
+
+        // Health and metrics with upstream's addresses, paths and names.
+        NetnsHttp.Response healthz = get(10256, "/healthz");
+        assertThat(healthz.status()).isEqualTo(200);
+        assertThat(healthz.body()).matches("\\{\"lastUpdated\": \".+ UTC\",\"currentTime\": \".+ UTC\", \"nodeEligible\": true}");
+        assertThat(get(10256, "/livez").status()).isEqualTo(200);
+        assertThat(get(10249, "/proxyMode").body()).isEqualTo("nftables");
+        assertThat(get(10249, "/configz").body()).startsWith("{\"kubeproxy.config.k8s.io\":").contains("\"mode\":\"nftables\"");
+        await("source connected").atMost(Duration.ofSeconds(20))
+                .until(() -> metric(get(10249, "/metrics").body(), "kproxy_source_connected") == 1.0);
+        String scrape = get(10249, "/metrics").body();
+        assertThat(scrape).contains("# TYPE kubeproxy_sync_proxy_rules_duration_seconds histogram",
+                "# TYPE kubeproxy_network_programming_duration_seconds histogram",
+                "# TYPE kubeproxy_sync_proxy_rules_no_local_endpoints_total gauge", "# TYPE kubeproxy_proxy_healthz_total counter",
+                "kubeproxy_sync_proxy_rules_endpoint_changes_total", "kproxy_journal_appended_records_total");
+        assertThat(metric(scrape, "kubeproxy_sync_full_proxy_rules_duration_seconds_count{ip_family=\"IPv4\"}")).isGreaterThanOrEqualTo(1);
+        assertThat(metric(scrape, "kubeproxy_network_programming_duration_seconds_count{ip_family=\"IPv4\"}"))
+                .as("slices changed before the agent started are not measured, as upstream").isZero();
+
+        // 2. Scale an EndpointSlice and delete a Service: the kernel follows.
+        api.apply(MockApi.slice("web", List.<String[]>of(new String[] {POD1, NODE}), Instant.now().toString()));
+        await("web scaled down").atMost(Duration.ofSeconds(30)).until(() -> tcpServers(WEB, 10).equals(Set.of("pod1")));
+        assertThat(tcpServers(WEB, 30)).containsExactly("pod1");
+        String afterChange = get(10249, "/metrics").body();
+        assertThat(metric(afterChange, "kubeproxy_network_programming_duration_seconds_count{ip_family=\"IPv4\"}")).isEqualTo(1);
+        assertThat(metric(afterChange, "kubeproxy_network_programming_duration_seconds_bucket{ip_family=\"IPv4\",le=\"1.0\"}"))
+                .as("programmed within a second of the change").isEqualTo(1);
+        api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {RPOD, "node-b"}), Instant.now().toString()));
+        await("web scaled up").atMost(Duration.ofSeconds(30)).until(() -> tcpServers(WEB, 20).equals(Set.of("pod1", "rpod")));
+        assertThat(rules()).contains("demo/web/tcp/http");
+        api.deleteService("web");
+        await("web deleted").atMost(Duration.ofSeconds(30)).until(() -> !rules().contains("demo/web/"));
+        assertThat(pod3.tcp(null, WEB, 80).kind()).isNotEqualTo(Outcome.Kind.REPLY);
+        assertThat(tcpServers(API, 20)).containsExactlyInAnyOrder("pod1", "rpod");
+
+        // 3. The API server goes away for longer than the health timeout, then comes back.
+        relay.pause();
+        await("healthz 503 without the API server").atMost(Duration.ofSeconds(30)).until(() -> get(10256, "/healthz").status() == 503);
+        assertThat(get(10256, "/livez").status()).as("livez is not about the API server").isEqualTo(200);
+        assertThat(tcpServers(API, 10)).as("losing the API server flushes nothing").containsExactlyInAnyOrder("pod1", "rpod");
+        relay.resume();
+        await("healthz 200 with the API server back").atMost(Duration.ofSeconds(60)).until(() -> get(10256, "/healthz").status() == 200);
+
+        // 4. kill -9 under traffic and restart: traffic never stops, the rules come back equal.
+        String before = rules();
+        AtomicBoolean traffic = new AtomicBoolean(true);
+        AtomicInteger ok = new AtomicInteger();
+        List<Outcome> failures = new CopyOnWriteArrayList<>();
+        Thread load = Thread.ofPlatform().daemon().start(() -> {
+            Probe p = topo.probe("pod3", 1_000);
+            while (traffic.get()) {
+                Outcome o = p.tcp(null, API, 80);
+                if (o.kind() == Outcome.Kind.REPLY) {
+                    ok.incrementAndGet();
+                } else {
+                    failures.add(o);
+                }
+            }
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> ok.get() > 10);
+        agent.kill9();
+        assertThat(agent.alive()).isFalse();
+        int okWhileDead = ok.get();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ok.get() > okWhileDead + 10);
+        AgentProcess restarted = startAgent("e2e-agent-2.log");
+        await("restarted agent synced").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            double t = metric(get(10249, "/metrics").body(), "kubeproxy_sync_proxy_rules_last_timestamp_seconds{ip_family=\"IPv4\"}");
+            return t > 0 || !restarted.alive();
+        });
+        assertThat(restarted.alive()).as("restarted agent alive; log:%n%s", restarted.output()).isTrue();
+        await("restarted agent started its source").atMost(Duration.ofSeconds(30)).until(() -> restarted.output().contains("agent-started"));
+        int okAfter = ok.get();
+        await().atMost(Duration.ofSeconds(5)).until(() -> ok.get() > okAfter + 10);
+        traffic.set(false);
+        load.join(5_000);
+        assertThat(failures).as("connections that failed across kill -9 and restart (%d succeeded)", ok.get()).isEmpty();
+        assertThat(rules()).isEqualTo(before);
+        assertThat(restarted.output()).contains("decision=state-loaded").contains("decision=synced kind=FULL");
+
+        // 5. SIGTERM: a clean stop that leaves every rule in place.
+        int exit = restarted.terminate();
+        assertThat(exit).isIn(0, 143);
+        assertThat(restarted.output()).as("exit %d", exit).contains("decision=agent-stopped rules=kept");
+        assertThat(rules()).isEqualTo(before);
+        assertThat(tcpServers(API, 10)).containsExactlyInAnyOrder("pod1", "rpod");
+    }
+}
