@@ -105,6 +105,16 @@ public final class ClusterState {
         return Collections.unmodifiableMap(out);
     }
 
+    /**
+     * Every EndpointSlice the fold holds, also those whose Service is unknown, each with the
+     * record that last set it, in key order. O(slices).
+     */
+    public Map<EndpointSliceRef, Origin> sliceOrigins() {
+        LinkedHashMap<EndpointSliceRef, Origin> out = new LinkedHashMap<>();
+        slices.forEach((ref, spec) -> out.put(ref, spec.origin()));
+        return Collections.unmodifiableMap(out);
+    }
+
     /** The record that last set this node's Node (observed or deleted), or empty when none was folded. */
     public Optional<Origin> nodeOrigin() {
         return node.origin().stream().findFirst();
