@@ -25,12 +25,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the log already holds, for the source's restart without noise, taken from the engine's
- * folded state (which survives retention through snapshots): every Service, every slice of a
- * known Service and this node's Node, each fingerprinted from the record that last set it (the
- * fold keeps its offset). Those records are read in one forward sweep, in pages, so that the
- * objects of one initial list (consecutive records) cost one read per page. An object whose
- * record retention removed, or a slice whose Service is unknown, is left out: the source then
- * records it once more, which is noise, never a wrong state. Blocks on the log's I/O.
+ * folded state (which survives retention through snapshots): every Service, every EndpointSlice
+ * and this node's Node, each fingerprinted from the record that last set it (the fold keeps its
+ * offset). Those records are read in one forward sweep, in pages, so that the objects of one
+ * initial list (consecutive records) cost one read per page. An object whose record retention
+ * removed, or one the fold does not keep (a slice without the {@code kubernetes.io/service-name}
+ * label), is left out: the source then records it once more, which is noise, never a wrong
+ * state. Blocks on the log's I/O.
  */
 final class KnownObjectsFromState {
 
@@ -47,9 +48,9 @@ final class KnownObjectsFromState {
         TreeMap<Long, Wanted> wanted = new TreeMap<>();
         for (ServiceRef svc : cluster.services()) {
             cluster.serviceOrigin(svc).ifPresent(o -> wanted.put(o.offset(), new Wanted(ResourceKind.SERVICE, svc.toString())));
-            for (Map.Entry<EndpointSliceRef, Origin> s : cluster.sliceOrigins(svc).entrySet()) {
-                wanted.put(s.getValue().offset(), new Wanted(ResourceKind.ENDPOINT_SLICE, s.getKey().toString()));
-            }
+        }
+        for (Map.Entry<EndpointSliceRef, Origin> s : cluster.sliceOrigins().entrySet()) {
+            wanted.put(s.getValue().offset(), new Wanted(ResourceKind.ENDPOINT_SLICE, s.getKey().toString()));
         }
         cluster.nodeOrigin().ifPresent(o -> wanted.put(o.offset(), new Wanted(ResourceKind.NODE, cluster.nodeName())));
 

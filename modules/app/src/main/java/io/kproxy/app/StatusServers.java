@@ -126,6 +126,16 @@ final class StatusServers implements AutoCloseable {
         });
     }
 
+    /** Where the health server listens (the real port when 0 was asked for). */
+    Optional<InetSocketAddress> healthAddress() {
+        return health.map(HttpServer::getAddress);
+    }
+
+    /** Where the metrics server listens. */
+    Optional<InetSocketAddress> metricsAddress() {
+        return metrics.map(HttpServer::getAddress);
+    }
+
     @Override
     public void close() {
         servers.forEach(s -> s.stop(0));

@@ -1,0 +1,54 @@
+package io.kproxy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kproxy.events.ConfigRecorded;
+import io.kproxy.events.Envelope;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceDeleted;
+import io.kproxy.events.SourceSynced;
+import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.model.Json;
+import io.kproxy.model.NodeName;
+import io.kproxy.source.kube.KnownObjects;
+import io.kproxy.source.kube.LogScan;
+import io.kproxy.state.FoldedState;
+import io.kproxy.testkit.EndpointSliceFixture;
+import io.kproxy.testkit.NodeFixture;
+import io.kproxy.testkit.ServiceFixture;
+import org.junit.jupiter.api.Test;
+
+/** The known objects taken from the folded state equal the source's own scan of the whole log. */
+class KnownObjectsFromStateTest {
+
+    @Test
+    void equalsTheSourcesScanOfTheLog() {
+        MemoryEventLog log = new MemoryEventLog();
+        log.append("t", new ConfigRecorded(new NodeName("node-a"), Json.Obj.EMPTY)).join();
+        for (int i = 1; i <= 600; i++) {
+            log.append("t", ServiceFixture.service("ns", "s" + i).clusterIP("172.30.1." + (i % 250 + 1)).port("p", 80, "TCP")
+                    .resourceVersion(Integer.toString(i)).observed()).join();
+            log.append("t", EndpointSliceFixture.slice("ns", "s" + i + "-1", "s" + i).port("p", 8080, "TCP").endpoint("10.0.1.1")
+                    .resourceVersion(Integer.toString(i)).observed()).join();
+        }
+        log.append("t", NodeFixture.node("node-a").internalIP("192.168.0.2").observed()).join();
+        log.append("t", new SourceSynced(ResourceKind.SERVICE, "1")).join();
+        log.append("t", new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1")).join();
+        log.append("t", ServiceFixture.service("ns", "s7").clusterIP("172.30.1.8").port("p", 81, "TCP").resourceVersion("900").observed())
+                .join();
+        log.append("t", new ServiceDeleted(new io.kproxy.model.ServiceRef("ns", "s9"), "901", false)).join();
+
+        FoldedState state = FoldedState.initial();
+        for (Envelope e : log.read(0, Integer.MAX_VALUE)) {
+            state = state.apply(e).state();
+        }
+        KnownObjects fromState = KnownObjectsFromState.read(log, state.cluster());
+        KnownObjects scanned = LogScan.read(log);
+        for (ResourceKind k : ResourceKind.values()) {
+            assertThat(fromState.objects(k)).as(k.name()).isEqualTo(scanned.objects(k));
+            assertThat(fromState.synced(k)).as(k.name()).isEqualTo(scanned.synced(k));
+        }
+        assertThat(fromState.objects(ResourceKind.SERVICE)).hasSize(599).doesNotContainKey("ns/s9");
+        assertThat(fromState.objects(ResourceKind.SERVICE).get("ns/s7").resourceVersion()).isEqualTo("900");
+    }
+}

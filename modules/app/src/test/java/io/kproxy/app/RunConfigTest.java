@@ -1,0 +1,82 @@
+package io.kproxy.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kproxy.config.ProxyMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Flag and file precedence as upstream's {@code options.go}, and refusals that name the flag. */
+class RunConfigTest {
+
+    private static ConfigFlags flags(String... args) {
+        RunCommand cmd = new RunCommand();
+        new CommandLine(cmd).parseArgs(args);
+        return cmd.flags;
+    }
+
+    @Test
+    void flagsChangeTheDefaults() throws Exception {
+        RunConfig.Resolved r = RunConfig.resolve(Optional.empty(), flags("--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16",
+                "--iptables-min-sync-period", "0s", "--iptables-sync-period", "2s", "--nodeport-addresses", "192.168.0.0/24,primary",
+                "--masquerade-all", "--journal-dir", "/tmp/j", "--healthz-bind-address", "127.0.0.1:20256"), Optional.of("Node-A "));
+        assertThat(r.node().value()).isEqualTo("node-a");
+        assertThat(r.config().mode()).isEqualTo(ProxyMode.NFTABLES);
+        assertThat(r.config().clusterCIDR()).isEqualTo("10.0.0.0/16");
+        // Flags are applied after defaulting, so 0 stays 0 (a file's 0s would be defaulted to 1s).
+        assertThat(r.config().minSyncPeriod()).isZero();
+        assertThat(r.config().syncPeriod()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(r.config().nodePortAddresses()).containsExactly("192.168.0.0/24", "primary");
+        assertThat(r.config().masqueradeAll()).isTrue();
+        assertThat(r.config().kproxy().journalDir()).isEqualTo("/tmp/j");
+        assertThat(r.config().healthzBindAddress()).isEqualTo("127.0.0.1:20256");
+        assertThat(r.warnings()).isEmpty();
+    }
+
+    @Test
+    void withAConfigFileMappedFlagsAreIgnoredButTheHostnameOverrideWins(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.yaml");
+        Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
+                + "hostnameOverride: from-file\n");
+        RunConfig.Resolved r = RunConfig.resolve(Optional.of(file), flags("--proxy-mode", "iptables", "--cluster-cidr", "10.1.0.0/16"),
+                Optional.of("from-flag"));
+        assertThat(r.config().mode()).isEqualTo(ProxyMode.NFTABLES);
+        assertThat(r.config().clusterCIDR()).isEmpty();
+        assertThat(r.node().value()).isEqualTo("from-flag");
+        assertThat(r.warnings()).containsExactlyInAnyOrder("flag --cluster-cidr is ignored because --config is given",
+                "flag --proxy-mode is ignored because --config is given");
+        assertThat(RunConfig.resolve(Optional.of(file), flags(), Optional.empty()).node().value()).isEqualTo("from-file");
+    }
+
+    @Test
+    void badFlagsAreRefusedWithTheFlagAndTheReason() {
+        assertThatThrownBy(() -> RunConfig.resolve(Optional.empty(), flags("--proxy-mode", "bogus", "--iptables-sync-period", "soon"),
+                Optional.of("n")))
+                .isInstanceOf(RunConfig.Refused.class)
+                .hasMessageContaining("--proxy-mode (mode: unsupported value")
+                .hasMessageContaining("--iptables-sync-period (iptables.syncPeriod: not a duration");
+        assertThatThrownBy(() -> RunConfig.resolve(Optional.empty(), flags("--cluster-cidr", "10.0.0.0/33"), Optional.of("n")))
+                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("--cluster-cidr (clusterCIDR");
+    }
+
+    @Test
+    void aBadConfigFileIsRefusedWithItsFieldAndReason(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.yaml");
+        Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
+                + "iptables:\n  masqueradeBit: 40\nbogusField: 1\n");
+        assertThatThrownBy(() -> RunConfig.resolve(Optional.of(file), flags(), Optional.of("n"))).isInstanceOf(RunConfig.Refused.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("bogusField");
+    }
+
+    @Test
+    void anInvalidNodeNameIsRefused() {
+        assertThatThrownBy(() -> RunConfig.resolve(Optional.empty(), flags(), Optional.of("not a name!")))
+                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("node name \"not a name!\"");
+    }
+}
