@@ -1,0 +1,243 @@
+package io.kproxy.bench.agent;
+
+import io.kproxy.backend.MemoryKernelPort;
+import io.kproxy.backend.spi.BackendProvider;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The agent end to end at scale (issue 8), as root, everything inside a fresh private network
+ * namespace deleted afterwards: {@link ClusterSimulator} (fabric8's mock API server with
+ * {@code n} Services × 5 endpoints) and {@code ./kproxy run} both run in that namespace, as
+ * separate processes. Per size it measures
+ * <ul>
+ *   <li><b>cold start to programmed</b>: from launching {@code ./kproxy run} (empty journal) to
+ *       its first {@code SyncApplied} (JVM start, list of every object, fold, render, the full
+ *       transaction);</li>
+ *   <li><b>network programming latency</b> of single EndpointSlice changes made at {@code rate}
+ *       per second with {@code minSyncPeriod: 0}: trigger time to the {@code SyncApplied} that
+ *       covered the change, p50 and p99, from the journal;</li>
+ *   <li><b>RSS</b> of the agent (peak, and after the changes);</li>
+ *   <li><b>the floor</b>: the same ruleset (rendered from the journal's state at the first sync)
+ *       loaded by {@code nft -f} into another fresh namespace, in the same run.</li>
+ * </ul>
+ * Usage (from the repository root, after building app and bench):
+ * {@code java -cp <bench classpath> io.kproxy.bench.agent.AgentScaleBench [sizes=1000,10000] [changes=200] [rate=20]}.
+ * {@code KPROXY_JAVA_OPTS} is passed to the agent (default {@code -Xmx320m}).
+ */
+public final class AgentScaleBench {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final int API_PORT = 16443;
+
+    private AgentScaleBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Integer> sizes = new ArrayList<>();
+        for (String s : (args.length > 0 ? args[0] : "1000,10000").split(",")) {
+            sizes.add(Integer.parseInt(s.strip()));
+        }
+        int changes = args.length > 1 ? Integer.parseInt(args[1]) : 200;
+        int rate = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        String javaOpts = System.getenv().getOrDefault("KPROXY_JAVA_OPTS", "-Xmx320m");
+        System.out.printf("agent JVM options: %s; changes=%d at %d/s; minSyncPeriod 0%n", javaOpts, changes, rate);
+        for (int n : sizes) {
+            runOne(n, changes, rate, javaOpts);
+        }
+    }
+
+    private static void runOne(int n, int changes, int rate, String javaOpts) throws Exception {
+        String ns = "kp-agentb-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
+        Path journal = Files.createTempDirectory("kproxy-bench-journal-");
+        Path agentLog = Files.createTempFile("kproxy-bench-agent-", ".log");
+        run(List.of("ip", "netns", "add", ns), null);
+        Process sim = null;
+        Process agent = null;
+        try {
+            run(List.of("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"), null);
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            sim = new ProcessBuilder("ip", "netns", "exec", ns, java, "-Xmx1g", "--sun-misc-unsafe-memory-access=allow", "-cp",
+                    System.getProperty("java.class.path"), ClusterSimulator.class.getName(), Integer.toString(n), Integer.toString(API_PORT),
+                    Integer.toString(changes), Integer.toString(rate)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            BufferedReader simOut = new BufferedReader(new InputStreamReader(sim.getInputStream(), StandardCharsets.UTF_8));
+            PrintWriter simIn = new PrintWriter(sim.getOutputStream(), true, StandardCharsets.UTF_8);
+            long loadStart = System.nanoTime();
+            expect(simOut, "READY");
+            System.out.printf("%n== %,d services x 5 endpoints (API server loaded in %.1f s)%n", n, (System.nanoTime() - loadStart) / 1e9);
+
+            ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", ns, Path.of("kproxy").toAbsolutePath().toString(), "run",
+                    "--hostname-override", SyntheticObjects.NODE, "--master", "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables",
+                    "--cluster-cidr", "10.0.0.0/8", "--journal-dir", journal.toString(), "--iptables-min-sync-period", "0s",
+                    "--healthz-bind-address", "127.0.0.1:10256", "--metrics-bind-address", "127.0.0.1:10249")
+                    .redirectErrorStream(true).redirectOutput(agentLog.toFile());
+            pb.environment().put("KPROXY_SKIP_BUILD", "1");
+            pb.environment().put("KPROXY_JAVA_OPTS", javaOpts);
+            Instant launched = Instant.now();
+            agent = pb.start();
+            AtomicLong peakRss = new AtomicLong();
+            Process a = agent;
+            Thread sampler = Thread.ofPlatform().daemon().start(() -> sampleRss(a.pid(), peakRss, a));
+            awaitLog(agentLog, "decision=synced", Duration.ofMinutes(10), agent);
+            long rssAfterStart = rss(agent.pid());
+
+            Instant changesFrom = Instant.now();
+            simIn.println("GO");
+            expect(simOut, "DONE");
+            Thread.sleep(3_000); // the last changes' syncs
+            long rssAfterChanges = rss(agent.pid());
+            if (javaOpts.contains("NativeMemoryTracking")) {
+                System.out.println(jcmd(agent.pid(), "VM.native_memory", "summary"));
+            }
+            agent.destroy();
+            agent.waitFor(60, TimeUnit.SECONDS);
+            sampler.join(1_000);
+
+            JournalLatency j = JournalLatency.read(journal, changesFrom);
+            double coldStart = Duration.between(launched, j.firstSync()).toMillis() / 1000.0;
+            List<Long> ms = new ArrayList<>(j.latencies().stream().map(Duration::toMillis).toList());
+            Collections.sort(ms);
+            String ruleset = BackendProvider.forMode("nftables").orElseThrow().create(new MemoryKernelPort(), new MemoryKernelPort())
+                    .render(j.stateAtFirstSync().node()).rulesetText();
+            double floor = nftFloor(ruleset);
+            System.out.printf("cold start to programmed: %.2f s; kernel floor (nft -f of the same %,d-line ruleset, fresh netns): %.2f s;"
+                    + " difference %.2f s%n", coldStart, ruleset.lines().count(), floor, coldStart - floor);
+            System.out.printf("network programming latency over %d changes (%d syncs in all): p50 %d ms, p99 %d ms, max %d ms%n",
+                    ms.size(), j.syncs(), pct(ms, 0.50), pct(ms, 0.99), ms.isEmpty() ? -1 : ms.getLast());
+            System.out.printf("RSS: %d MB after the first sync, %d MB after the changes, peak %d MB%n", rssAfterStart >> 20,
+                    rssAfterChanges >> 20, peakRss.get() >> 20);
+            System.out.println("agent log: " + agentLog);
+        } finally {
+            if (agent != null && agent.isAlive()) {
+                agent.destroyForcibly();
+            }
+            if (sim != null) {
+                sim.getOutputStream().close();
+                if (!sim.waitFor(30, TimeUnit.SECONDS)) {
+                    sim.destroyForcibly();
+                }
+            }
+            run(List.of("ip", "netns", "del", ns), null);
+            deleteTree(journal);
+        }
+    }
+
+    private static long pct(List<Long> sorted, double p) {
+        return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+    }
+
+    private static void expect(BufferedReader in, String word) throws IOException {
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.equals(word)) {
+                return;
+            }
+        }
+        throw new IllegalStateException("the simulator ended before " + word);
+    }
+
+    private static void awaitLog(Path log, String text, Duration max, Process agent) throws Exception {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.readString(log).contains(text)) {
+                return;
+            }
+            if (!agent.isAlive()) {
+                throw new IllegalStateException("the agent exited; see " + log);
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("no '" + text + "' within " + max + "; see " + log);
+    }
+
+    private static void sampleRss(long pid, AtomicLong peak, Process p) {
+        while (p.isAlive()) {
+            peak.accumulateAndGet(rss(pid), Math::max);
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** VmRSS of {@code pid} in bytes (0 when gone). */
+    private static long rss(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    /** {@code jcmd <pid> <command...>} output (the JVM's own view of its memory, with -XX:NativeMemoryTracking). */
+    private static String jcmd(long pid, String... command) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid)));
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(30, TimeUnit.SECONDS);
+        return out.lines().filter(l -> l.contains("committed") && !l.contains("(mmap:") && !l.contains("(malloc=")).limit(30)
+                .reduce("", (a, b) -> a + b + "\n");
+    }
+
+    private static double nftFloor(String ruleset) throws Exception {
+        String ns = "kp-floor-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
+        run(List.of("ip", "netns", "add", ns), null);
+        try {
+            long s = System.nanoTime();
+            int rc = run(List.of("ip", "netns", "exec", ns, "nft", "-f", "-"), ruleset);
+            if (rc != 0) {
+                throw new IllegalStateException("nft -f refused the ruleset (exit " + rc + ")");
+            }
+            return (System.nanoTime() - s) / 1e9;
+        } finally {
+            run(List.of("ip", "netns", "del", ns), null);
+        }
+    }
+
+    private static int run(List<String> cmd, String stdin) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+        CompletableFuture<Void> feed = CompletableFuture.runAsync(() -> {
+            try (OutputStream in = p.getOutputStream()) {
+                if (stdin != null) {
+                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
+                }
+            } catch (IOException e) {
+                // the process ended early; its exit code tells
+            }
+        });
+        if (!p.waitFor(Duration.ofMinutes(15).toMillis(), TimeUnit.MILLISECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("timed out: " + cmd);
+        }
+        feed.join();
+        return p.exitValue();
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
+            files.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.kproxy.bench.agent;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The cluster side of {@link AgentScaleBench}, run as its own process inside the benchmark's
+ * network namespace ({@code ip netns exec}), so that the agent reaches it on loopback: fabric8's
+ * CRUD mock API server on 127.0.0.1:{@code port}, loaded with {@link SyntheticObjects}. It prints
+ * {@code READY} once loaded; on {@code GO} (standard input) it changes one EndpointSlice at a
+ * time at {@code rate} per second, {@code changes} times, each stamped with its
+ * {@code last-change-trigger-time}, prints {@code DONE}, and exits when standard input closes.
+ *
+ * <p>Usage: {@code ClusterSimulator <services> <port> <changes> <rate>}.
+ */
+public final class ClusterSimulator {
+
+    private ClusterSimulator() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        int port = Integer.parseInt(args[1]);
+        int changes = Integer.parseInt(args[2]);
+        int rate = Integer.parseInt(args[3]);
+        MockWebServer web = new MockWebServer();
+        KubernetesMockServer server = new KubernetesMockServer(web, new HashMap<>(), false);
+        KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
+        web.setDispatcher(crud);
+        server.start(InetAddress.getLoopbackAddress(), port);
+        Config config = Config.empty();
+        config.setMasterUrl("http://127.0.0.1:" + port);
+        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory())
+                .build()) {
+            load(crud, n);
+            System.out.println("READY");
+            System.out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            if ("GO".equals(in.readLine())) {
+                long periodNanos = 1_000_000_000L / rate;
+                long next = System.nanoTime();
+                for (int c = 1; c <= changes; c++) {
+                    next += periodNanos;
+                    int i = (c * 7919) % n;
+                    client.discovery().v1().endpointSlices().inNamespace(SyntheticObjects.namespace(i))
+                            .resource(SyntheticObjects.slice(i, c, Instant.now().toString())).update();
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                }
+                System.out.println("DONE");
+                System.out.flush();
+            }
+            while (in.readLine() != null) {
+                // wait for the orchestrator to close our standard input
+            }
+        } finally {
+            server.shutdown();
+        }
+    }
+
+    /** Loads the objects straight into the CRUD store (no HTTP round trip per object: 20,000 creates take seconds, not minutes). */
+    private static void load(KubernetesCrudDispatcher crud, int n) throws Exception {
+        create(crud, "/api/v1/nodes", SyntheticObjects.node());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<?>> done = new ArrayList<>();
+        String loaded = Instant.now().toString();
+        for (int i = 0; i < n; i++) {
+            int k = i;
+            done.add(pool.submit(() -> {
+                String ns = SyntheticObjects.namespace(k);
+                create(crud, "/api/v1/namespaces/" + ns + "/services", SyntheticObjects.service(k));
+                create(crud, "/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices", SyntheticObjects.slice(k, 0, loaded));
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        pool.shutdown();
+    }
+
+    private static void create(KubernetesCrudDispatcher crud, String path, Object object) {
+        byte[] body = Serialization.asJson(object).getBytes(StandardCharsets.UTF_8);
+        MockResponse r = crud.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.POST, path,
+                new Headers.Builder().add("Content-Type", "application/json").build(), new Buffer(body)));
+        if (r.code() >= 300) {
+            throw new IllegalStateException("create " + path + " answered " + r.code());
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.kproxy.bench.agent;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+
+/**
+ * The benchmark's cluster, deterministic: {@code n} ClusterIP Services (one TCP port) in 100
+ * namespaces, each with one EndpointSlice of 5 ready endpoints spread over 50 nodes, the shape of
+ * kernel-floor.md and the nftables benchmark. Cluster IPs come from 172.30.0.0/16, endpoints from
+ * 10.0.0.0/8; node {@value #NODE} is one of the 50, so some endpoints are local.
+ */
+final class SyntheticObjects {
+
+    static final String NODE = "node-0";
+
+    private SyntheticObjects() {
+    }
+
+    static String namespace(int i) {
+        return "ns-" + (i % 100);
+    }
+
+    static String name(int i) {
+        return "svc-" + i;
+    }
+
+    static Service service(int i) {
+        String ip = "172.30." + (i / 250) + "." + (i % 250 + 1);
+        return new ServiceBuilder().withNewMetadata().withNamespace(namespace(i)).withName(name(i)).endMetadata()
+                .withNewSpec().withType("ClusterIP").withClusterIP(ip).withClusterIPs(ip)
+                .addNewPort().withName("http").withPort(80).withProtocol("TCP").endPort().endSpec().build();
+    }
+
+    /** The slice of service {@code i}; {@code generation} shifts one endpoint, so each generation is a real change. */
+    static EndpointSlice slice(int i, int generation, String triggerTime) {
+        EndpointSliceBuilder b = new EndpointSliceBuilder().withNewMetadata().withNamespace(namespace(i)).withName(name(i) + "-1")
+                .addToLabels("kubernetes.io/service-name", name(i))
+                .addToAnnotations("endpoints.kubernetes.io/last-change-trigger-time", triggerTime).endMetadata()
+                .withAddressType("IPv4").addNewPort().withName("http").withPort(8080).withProtocol("TCP").endPort();
+        for (int e = 0; e < 5; e++) {
+            int host = i * 5 + e + (e == 0 ? generation * 7 : 0);
+            String ip = "10." + ((host >> 16) & 0xFF) + "." + ((host >> 8) & 0xFF) + "." + (host & 0xFF);
+            b.addToEndpoints(new EndpointBuilder().withAddresses(ip).withNodeName("node-" + ((i + e) % 50)).withNewConditions()
+                    .withReady(true).endConditions().build());
+        }
+        return b.build();
+    }
+
+    static Node node() {
+        return new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().withNewStatus().addNewAddress().withType("InternalIP")
+                .withAddress("192.168.0.2").endAddress().endStatus().build();
+    }
+}
