@@ -23,6 +23,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +87,7 @@ public final class Engine implements AutoCloseable {
     private final ProxyHealth health;
     private final ServiceHealthChecks checks;
     private final SyncRunner runner;
+    private final Scheduler.Worker recorder;
     private final AtomicBoolean snapshotting = new AtomicBoolean();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private volatile FoldedState latest;
@@ -97,8 +100,9 @@ public final class Engine implements AutoCloseable {
         this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
+        this.recorder = wiring.background().createWorker();
         SyncCycle cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
-                health, checks);
+                health, checks, recorder);
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
                 wiring.clock());
@@ -245,10 +249,23 @@ public final class Engine implements AutoCloseable {
             tail.dispose();
         }
         runner.close(timeout);
+        flushRecorder(timeout);
         wiring.fold().dispose();
         wiring.sync().dispose();
         wiring.background().dispose();
         LOG.info("decision=engine-stopped offset={} rules=kept", latest.offset());
+    }
+
+    /** Lets the recorder append the last sync's record before the log is closed. */
+    private void flushRecorder(Duration timeout) {
+        CountDownLatch done = new CountDownLatch(1);
+        recorder.schedule(done::countDown);
+        try {
+            done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        recorder.dispose();
     }
 
     @Override

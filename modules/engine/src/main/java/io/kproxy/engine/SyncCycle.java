@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * One sync: the function the {@link SyncRunner} runs (DESIGN.md §6; the cycle of
@@ -37,8 +38,9 @@ import org.slf4j.LoggerFactory;
  *       start from no known kernel state; the hourly one and a node change rewrite everything;</li>
  *   <li>render (incrementally from the last applied plan when there is one), diff, apply;</li>
  *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
- *       an empty transaction: nothing was applied), metrics, health, health-check ports, and a
- *       follow-up run when the plan holds deferred work;</li>
+ *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
+ *       sync thread, in generation order), metrics, health, health-check ports, and a follow-up
+ *       run when the plan holds deferred work;</li>
  *   <li>on failure: {@code SyncFailed} appended, the last applied plan forgotten so that the
  *       next sync is a full one, a retry after a Resilience4j exponential backoff (retryable
  *       errors; capped by the sync period) or after the sync period (fatal ones).</li>
@@ -61,6 +63,7 @@ final class SyncCycle {
     private final ServiceHealthChecks checks;
     private final IntervalFunction backoff;
     private final Instant startedAt;
+    private final Scheduler.Worker recorder;
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
@@ -68,8 +71,11 @@ final class SyncCycle {
     private long generation;
     private int failuresInARow;
 
+    /**
+     * @param recorder where the sync records are hashed and appended, in order, off the sync thread
+     */
     SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<FoldedState> live, PendingChanges pending,
-            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks) {
+            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Scheduler.Worker recorder) {
         this.backend = backend;
         this.log = log;
         this.options = options;
@@ -81,6 +87,7 @@ final class SyncCycle {
         this.checks = checks;
         this.backoff = IntervalFunction.ofExponentialBackoff(options.retryBackoffInitial(), 2.0, options.syncPeriod());
         this.startedAt = clock.now();
+        this.recorder = recorder;
     }
 
     SyncRunner.Outcome run() {
@@ -122,7 +129,12 @@ final class SyncCycle {
         Duration took = Duration.ofNanos(clock.nanoTime() - start);
         Instant end = clock.now();
         if (!tx.isEmpty()) {
-            append(new SyncApplied(backend.mode(), ++generation, target.uptoOffset(), tx.kind(), tx.result().rulesetHash(), took));
+            // Hashing the whole ruleset costs O(rules) (hundreds of milliseconds at 10,000 Services):
+            // the recorder does it, so the sync thread is free for the next change at once.
+            long gen = ++generation;
+            Plan result = tx.result();
+            SyncKind kind = tx.kind();
+            record(() -> new SyncApplied(backend.mode(), gen, target.uptoOffset(), kind, result.rulesetHash(), took));
         }
         metrics.syncApplied(tx.kind(), took, end);
         metrics.noLocalEndpoints(target.node());
@@ -148,7 +160,8 @@ final class SyncCycle {
         failuresInARow++;
         Duration took = Duration.ofNanos(clock.nanoTime() - start);
         String message = error == null || error.isBlank() ? "unknown error" : error;
-        append(new SyncFailed(backend.mode(), ++generation, target.uptoOffset(), kind, message, retryable, took));
+        long gen = ++generation;
+        record(() -> new SyncFailed(backend.mode(), gen, target.uptoOffset(), kind, message, retryable, took));
         metrics.syncFailed();
         Duration retry = retryable ? Duration.ofMillis(backoff.apply(failuresInARow)) : options.syncPeriod();
         LOG.warn("decision=retry-full-sync kind={} generation={} upto_offset={} retryable={} retry_in_millis={} error=\"{}\"", kind,
@@ -170,12 +183,18 @@ final class SyncCycle {
         }
     }
 
-    /** The only feedback into the log. Not waited for: a slow disk must not stall the dataplane. */
-    private void append(ClusterEvent event) {
-        log.append(options.source(), event).whenComplete((offset, error) -> {
-            if (error != null) {
-                LOG.warn("decision=continue reason=\"could not record {}\" error=\"{}\"", event.type(), error.toString());
-            }
+    /**
+     * The only feedback into the log, appended on the recorder in generation order. Not waited
+     * for: a slow disk must not stall the dataplane.
+     */
+    private void record(Supplier<ClusterEvent> event) {
+        recorder.schedule(() -> {
+            ClusterEvent e = event.get();
+            log.append(options.source(), e).whenComplete((offset, error) -> {
+                if (error != null) {
+                    LOG.warn("decision=continue reason=\"could not record {}\" error=\"{}\"", e.type(), error.toString());
+                }
+            });
         });
     }
 }

@@ -27,11 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * separate processes. Per size it measures
  * <ul>
  *   <li><b>cold start to programmed</b>: from launching {@code ./kproxy run} (empty journal) to
- *       its first {@code SyncApplied} (JVM start, list of every object, fold, render, the full
+ *       the end of its first sync (JVM start, list of every object, fold, render, the full
  *       transaction);</li>
  *   <li><b>network programming latency</b> of single EndpointSlice changes made at {@code rate}
- *       per second with {@code minSyncPeriod: 0}: trigger time to the {@code SyncApplied} that
- *       covered the change, p50 and p99, from the journal;</li>
+ *       per second with {@code minSyncPeriod: 0}: trigger time to the end of the sync that
+ *       covered the change, p50 and p99 ({@link JournalLatency});</li>
  *   <li><b>RSS</b> of the agent (peak, and after the changes);</li>
  *   <li><b>the floor</b>: the same ruleset (rendered from the journal's state at the first sync)
  *       loaded by {@code nft -f} into another fresh namespace, in the same run.</li>
@@ -108,7 +108,7 @@ public final class AgentScaleBench {
             agent.waitFor(60, TimeUnit.SECONDS);
             sampler.join(1_000);
 
-            JournalLatency j = JournalLatency.read(journal, changesFrom);
+            JournalLatency j = JournalLatency.read(journal, agentLog, changesFrom);
             double coldStart = Duration.between(launched, j.firstSync()).toMillis() / 1000.0;
             List<Long> ms = new ArrayList<>(j.latencies().stream().map(Duration::toMillis).toList());
             Collections.sort(ms);

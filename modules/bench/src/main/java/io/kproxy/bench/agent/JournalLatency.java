@@ -14,17 +14,35 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What an agent's journal says about a benchmark run, read after the agent stopped: when the
- * first sync was recorded (cold start), and for every EndpointSlice change made after
- * {@code changesFrom}, the time from its {@code last-change-trigger-time} to the
- * {@code SyncApplied} that first covered it (network programming latency, as upstream defines it,
- * on the same host clock). Also the folded state at the first sync, for the floor.
+ * What an agent's run says, read after the agent stopped: from its journal, the offset of every
+ * EndpointSlice change made after {@code changesFrom} with its {@code last-change-trigger-time}
+ * and the state the first sync programmed; from its log, when each sync finished
+ * ({@code decision=synced ... upto_offset=N}, written right after the kernel accepted the
+ * transaction; the {@code SyncApplied} record follows once the ruleset is hashed). Cold start
+ * ends at the first sync; a change's network programming latency (upstream's definition, on the
+ * same host clock) runs from its trigger time to the first sync whose offset covers it.
  */
 record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Duration> latencies, int syncs) {
 
     private static final String TRIGGER = "endpoints.kubernetes.io/last-change-trigger-time";
+    private static final java.util.regex.Pattern SYNCED = java.util.regex.Pattern.compile(
+            "^(\\S+) level=INFO logger=SyncCycle .*decision=synced .*upto_offset=(\\d+) ");
 
-    static JournalLatency read(Path dir, Instant changesFrom) {
+    /** One finished sync: when, and up to which offset. */
+    private record Synced(Instant at, long upto) {
+    }
+
+    static JournalLatency read(Path dir, Path agentLog, Instant changesFrom) throws java.io.IOException {
+        List<Synced> synced = new ArrayList<>();
+        for (String line : java.nio.file.Files.readAllLines(agentLog)) {
+            java.util.regex.Matcher m = SYNCED.matcher(line);
+            if (m.find()) {
+                synced.add(new Synced(OffsetDateTime.parse(m.group(1)).toInstant(), Long.parseLong(m.group(2))));
+            }
+        }
+        if (synced.isEmpty()) {
+            throw new IllegalStateException("the agent logged no sync in " + agentLog);
+        }
         try (LocalJournal journal = LocalJournal.openReadOnly(dir)) {
             List<Envelope> all = new ArrayList<>();
             for (long next = journal.firstOffset(); next < journal.nextOffset(); ) {
@@ -35,12 +53,8 @@ record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Dura
                 all.addAll(page);
                 next = page.getLast().offset() + 1;
             }
-            List<Envelope> syncs = all.stream().filter(e -> e.event() instanceof SyncApplied).toList();
-            if (syncs.isEmpty()) {
-                throw new IllegalStateException("the agent recorded no SyncApplied in " + dir);
-            }
-            Envelope first = syncs.getFirst();
-            long firstUpto = ((SyncApplied) first.event()).uptoOffset();
+            long firstUpto = all.stream().filter(e -> e.event() instanceof SyncApplied).map(e -> ((SyncApplied) e.event()).uptoOffset())
+                    .findFirst().orElseThrow(() -> new IllegalStateException("the agent recorded no SyncApplied in " + dir));
             FoldedState state = FoldedState.initial();
             for (Envelope e : all) {
                 if (e.offset() > firstUpto) {
@@ -58,10 +72,10 @@ record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Dura
                 if (trigger.isEmpty() || trigger.get().isBefore(changesFrom)) {
                     continue;
                 }
-                syncs.stream().filter(a -> ((SyncApplied) a.event()).uptoOffset() >= e.offset()).findFirst()
-                        .ifPresent(a -> latencies.add(Duration.between(trigger.get(), a.recordedAt())));
+                synced.stream().filter(s2 -> s2.upto() >= e.offset()).findFirst()
+                        .ifPresent(s2 -> latencies.add(Duration.between(trigger.get(), s2.at())));
             }
-            return new JournalLatency(first.recordedAt(), state, latencies, syncs.size());
+            return new JournalLatency(synced.getFirst().at(), state, latencies, synced.size());
         }
     }
 }
