@@ -74,6 +74,9 @@ final class RestoreWriter {
         List<PortFragment> block = new ArrayList<>();
         int chains = 0;
         for (PortFragment fr : write) {
+            if (fr.chains().isEmpty()) {
+                continue;
+            }
             if (!block.isEmpty() && chains + fr.chains().size() > BLOCK_CHAINS) {
                 serviceBlock(b, block);
                 block.clear();
