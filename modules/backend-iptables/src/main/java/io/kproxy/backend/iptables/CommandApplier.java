@@ -27,6 +27,7 @@ final class CommandApplier implements Applier {
     static final int RUN_CHAINS = 2000;
     private static final Pattern NFT_LINE = Pattern.compile("Error occurred at line: (\\d+)");
     private static final Pattern LEGACY_LINE = Pattern.compile("line (\\d+) failed");
+    private static final Pattern MISSING_CHAIN = Pattern.compile("Chain '([^']+)' does not exist");
     private static final Pattern RETRYABLE = Pattern.compile(
             "xtables lock|Resource temporarily unavailable|timed out|interrupted|Cannot allocate memory|No buffer space available");
 
@@ -170,6 +171,16 @@ final class CommandApplier implements Applier {
         Matcher l = LEGACY_LINE.matcher(error);
         int line = m.find() ? Integer.parseInt(m.group(1)) : l.find() ? Integer.parseInt(l.group(1)) : 0;
         String[] lines = input.split("\n", -1);
+        Matcher missing = MISSING_CHAIN.matcher(error);
+        if (missing.find() && line >= 1 && line <= lines.length && lines[line - 1].equals("COMMIT")) {
+            // iptables-nft checks jump targets when it commits and names the COMMIT line: point at the jump instead.
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].endsWith("-j " + missing.group(1)) || lines[i].contains("-j " + missing.group(1) + " ")) {
+                    line = i + 1;
+                    break;
+                }
+            }
+        }
         if (line >= 1 && line <= lines.length) {
             return new KernelException(kind, error.strip(), line, lines[line - 1], null);
         }
