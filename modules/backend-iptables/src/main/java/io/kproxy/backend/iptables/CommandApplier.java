@@ -56,13 +56,16 @@ final class CommandApplier implements Applier {
             FamilyPlan fp = f.v6() ? desired.v6() : desired.v4();
             long start = System.nanoTime();
             String extra = "";
+            Set<String> existing = Set.of();
             if (tx.isFull()) {
-                extra = " " + Augment.apply(section, SaveDump.parse(save(f, variant)), fp);
+                SaveDump dump = SaveDump.parse(save(f, variant));
+                existing = dump.chains("nat");
+                extra = " " + Augment.apply(section, dump, fp);
                 if (fp.top().localhostNodePorts()) {
                     routeLocalnet();
                 }
             }
-            List<String> runs = variant == Variant.LEGACY ? List.of(section.merged()) : section.runs(RUN_CHAINS);
+            List<String> runs = variant == Variant.LEGACY ? List.of(section.merged()) : section.runs(RUN_CHAINS, existing);
             for (String run : runs) {
                 restore(f, variant, run, false);
             }
