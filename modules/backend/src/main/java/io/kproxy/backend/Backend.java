@@ -49,6 +49,18 @@ public interface Backend extends AutoCloseable {
     void cleanup() throws KernelException;
 
     /**
+     * Whether the rules this backend programmed are still in place, as far as a cheap probe can
+     * tell (upstream's iptables canary, {@code pkg/util/iptables/iptables.go} {@code Monitor}:
+     * a firewall reload or a hand flush deletes the {@code KUBE-PROXY-CANARY} chains). When it
+     * answers false the engine's next sync must be a full one with no last applied plan. The
+     * engine asks before a partial sync and at least every sync period. Backends without such a
+     * probe answer true (their hourly full sync is the repair path). Blocks.
+     */
+    default boolean rulesIntact() throws KernelException {
+        return true;
+    }
+
+    /**
      * The stale UDP flows to delete after a successful sync whose delta says UDP service ports
      * lost endpoints (reference §1.4 row 37). Pure.
      */

@@ -1,0 +1,89 @@
+package io.kproxy.backend.iptables;
+
+import io.kproxy.backend.Plan;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * The iptables plan: one {@link FamilyPlan} per family. No deferred work: stale chains are
+ * deleted ({@code -X}) in the same restore that drops their last reference, as upstream does.
+ * Immutable and thread-safe; the ruleset text and hash are computed once on demand.
+ */
+final class IptPlan implements Plan {
+
+    private final FamilyPlan v4;
+    private final FamilyPlan v6;
+    private volatile String text;
+    private volatile String hash;
+
+    IptPlan(FamilyPlan v4, FamilyPlan v6) {
+        this.v4 = v4;
+        this.v6 = v6;
+    }
+
+    FamilyPlan v4() {
+        return v4;
+    }
+
+    FamilyPlan v6() {
+        return v6;
+    }
+
+    @Override
+    public String mode() {
+        return IptablesProvider.MODE;
+    }
+
+    /**
+     * Both families' {@code iptables-restore} input as upstream's {@code syncProxyRules} writes it
+     * on a full sync (filter then nat, services in service-port order), each opened by a
+     * {@code # IPv4} / {@code # IPv6} comment line: feed the first section to
+     * {@code iptables-restore --noflush} and the second to {@code ip6tables-restore --noflush}.
+     */
+    @Override
+    public String rulesetText() {
+        String t = text;
+        if (t == null) {
+            StringBuilder b = new StringBuilder();
+            RestoreWriter.canonical(b, v4);
+            RestoreWriter.canonical(b, v6);
+            t = b.toString();
+            text = t;
+        }
+        return t;
+    }
+
+    @Override
+    public String rulesetHash() {
+        String h = hash;
+        if (h == null) {
+            try {
+                byte[] d = MessageDigest.getInstance("SHA-256").digest(rulesetText().getBytes(StandardCharsets.UTF_8));
+                h = HexFormat.of().formatHex(d);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("the JDK always has SHA-256", e);
+            }
+            hash = h;
+        }
+        return h;
+    }
+
+    @Override
+    public int servicePorts() {
+        return v4.fragments().size() + v6.fragments().size();
+    }
+
+    @Override
+    public Optional<Instant> nextDeferredWork() {
+        return Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return "IptPlan[servicePorts=" + servicePorts() + "]";
+    }
+}

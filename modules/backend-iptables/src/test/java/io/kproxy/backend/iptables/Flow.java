@@ -1,0 +1,82 @@
+package io.kproxy.backend.iptables;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kproxy.testkit.netns.Outcome;
+import io.kproxy.testkit.netns.Topology;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One row of a packet-flow table (upstream's {@code packetFlowTest}): from a role's namespace
+ * (optionally bound to a source address), to a destination and port over TCP or UDP; expected:
+ * which backends answer (each of them, over repeated tries), whether the source they saw was
+ * masqueraded, or that the packet was rejected or dropped.
+ */
+record Flow(String name, String from, String bind, boolean udp, String dst, int port, Expect expect) {
+
+    enum Masq {
+        NO,
+        YES,
+        ANY
+    }
+
+    sealed interface Expect {
+    }
+
+    record Reaches(Set<String> backends, Masq masq) implements Expect {
+    }
+
+    record Fails(Outcome.Kind kind) implements Expect {
+    }
+
+    static Flow tcp(String name, String from, String dst, int port, Expect e) {
+        return new Flow(name, from, null, false, dst, port, e);
+    }
+
+    static Flow udp(String name, String from, String dst, int port, Expect e) {
+        return new Flow(name, from, null, true, dst, port, e);
+    }
+
+    Flow boundTo(String source) {
+        return new Flow(name, from, source, udp, dst, port, expect);
+    }
+
+    static Reaches reaches(Masq masq, String... backends) {
+        return new Reaches(Set.of(backends), masq);
+    }
+
+    static final Fails REJECT = new Fails(Outcome.Kind.REJECTED);
+    static final Fails DROP = new Fails(Outcome.Kind.DROPPED);
+
+    /** Runs the flow against the topology and asserts its expectation. */
+    void check(Topology topo, Addr a, int timeoutMillis) {
+        var probe = topo.probe(from, timeoutMillis);
+        String label = a.family() + " " + name + " (" + (udp ? "udp" : "tcp") + " " + from + " -> " + dst + ":" + port + ")";
+        switch (expect) {
+            case Fails f -> {
+                Outcome o = udp ? probe.udp(bind, 0, dst, port) : probe.tcp(bind, dst, port);
+                assertThat(o.kind()).as(label + " got " + o).isEqualTo(f.kind());
+            }
+            case Reaches r -> {
+                Set<String> seen = new HashSet<>();
+                String clientSource = bind != null ? bind : from.equals("node") ? null : a.of(from);
+                List<String> nodeAddresses = List.of(a.bridge(), a.node(), a.nodeUplink());
+                for (int i = 0; i < 40 && !seen.containsAll(r.backends()); i++) {
+                    Outcome o = udp ? probe.udp(bind, 0, dst, port) : probe.tcp(bind, dst, port);
+                    assertThat(o.kind()).as(label + " got " + o).isEqualTo(Outcome.Kind.REPLY);
+                    assertThat(r.backends()).as(label + ": unexpected backend " + o.server()).contains(o.server());
+                    switch (r.masq()) {
+                        case NO -> assertThat(o.seenSource()).as(label + ": source must be preserved").isEqualTo(clientSource);
+                        case YES -> assertThat(o.seenSource()).as(label + ": source must be masqueraded").isIn(nodeAddresses);
+                        case ANY -> {
+                        }
+                    }
+                    seen.add(o.server());
+                }
+                assertThat(seen).as(label + ": every backend answers").containsAll(r.backends());
+            }
+        }
+    }
+}
