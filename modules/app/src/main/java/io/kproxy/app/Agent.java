@@ -1,6 +1,7 @@
 package io.kproxy.app;
 
 import io.kproxy.backend.Backend;
+import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.KproxyConfig;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  *       have stops here, before anything is touched.</li>
  *   <li>The health and metrics ports are bound (a bind failure is fatal only with
  *       {@code bindAddressHardFail}, as upstream).</li>
- *   <li>The journal is opened (a torn tail is cut), {@code ConfigRecorded} appended.</li>
+ *   <li>The journal is opened (a torn tail is cut), {@code ConfigRecorded} appended; the other
+ *       installed modes' leftovers are removed, as upstream does at start.</li>
  *   <li>The engine rebuilds the state from the newest snapshot plus the suffix and, when the
  *       journal says Services and EndpointSlices had synced, reprograms the kernel at once with
  *       one full sync: a restarted proxy serves before it reaches the API server.</li>
@@ -124,6 +126,7 @@ final class Agent implements AutoCloseable {
         long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigLoader.toTree(config))).join();
         LOG.info("decision=config-recorded node={} mode={} offset={}", resolved.node(), config.mode().apiName(), configOffset);
 
+        cleanupOtherModes(provider);
         Backend backend = own(provider.create());
         engine = own(Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry)));
         servers.start(engine, config);
@@ -141,6 +144,25 @@ final class Agent implements AutoCloseable {
         });
         source.start();
         LOG.info("decision=agent-started node={} mode={} journal={}", resolved.node(), config.mode().apiName(), dir);
+    }
+
+    /**
+     * Upstream's start-up cleanup ({@code cmd/kube-proxy/app/server_linux.go}): the leftovers of
+     * every other installed mode go (a node switching from iptables to nftables keeps no stale
+     * KUBE-* chains). Best effort: a failure is logged, the agent starts anyway.
+     */
+    private static void cleanupOtherModes(BackendProvider mine) {
+        for (BackendProvider other : BackendProvider.all()) {
+            if (other.mode().equals(mine.mode())) {
+                continue;
+            }
+            try (Backend b = other.create()) {
+                b.cleanup();
+                LOG.info("decision=cleaned-up-other-mode mode={}", other.mode());
+            } catch (KernelException | RuntimeException e) {
+                LOG.warn("decision=continue reason=\"cleanup of another mode failed\" mode={} error=\"{}\"", other.mode(), e.getMessage());
+            }
+        }
     }
 
     /** Completes exceptionally if the engine stops on its own (its log failed). */

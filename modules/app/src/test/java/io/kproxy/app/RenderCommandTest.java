@@ -68,10 +68,17 @@ class RenderCommandTest {
     }
 
     @Test
+    void everyInstalledBackendRenders() {
+        Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "iptables");
+        assertThat(r.exit()).as(r.err()).isEqualTo(3);
+        assertThat(r.out()).contains("*nat").contains("KUBE-SERVICES").contains("-A KUBE-SERVICES").contains("172.30.0.10");
+    }
+
+    @Test
     void aModeWithoutAnInstalledBackendIsRefused() {
         Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "ipvs");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("no backend for mode ipvs (installed: nftables");
+        assertThat(r.err()).contains("no backend for mode ipvs (installed: ").contains("nftables").contains("iptables");
         assertThat(r.out()).isEmpty();
     }
 
