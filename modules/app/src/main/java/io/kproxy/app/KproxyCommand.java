@@ -1,14 +1,16 @@
 package io.kproxy.app;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** {@code kproxy}: the root command; its subcommands do the work. */
 @Command(name = "kproxy", mixinStandardHelpOptions = true, version = "kproxy 0.1.0",
         description = "An event-sourced kube-proxy.", subcommands = {RunCommand.class, RenderCommand.class})
 final class KproxyCommand implements Runnable {
 
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {

@@ -153,21 +153,21 @@ public final class Engine implements AutoCloseable {
     /** Counts a Service or EndpointSlice change (upstream's change trackers) and keeps its trigger time. */
     private void noteChange(Envelope record) {
         switch (record.event()) {
-            case ServiceObserved s -> serviceChange(record);
-            case ServiceDeleted s -> serviceChange(record);
+            case ServiceObserved _ -> serviceChange(record);
+            case ServiceDeleted _ -> serviceChange(record);
             case EndpointSliceObserved s -> endpointChange(record, TriggerTime.of(s.object()));
-            case EndpointSliceDeleted s -> endpointChange(record, Optional.empty());
+            case EndpointSliceDeleted _ -> endpointChange(record, Optional.empty());
             // Node, configuration and barrier records change rules too, but are neither Service
             // nor endpoint changes in upstream's counting; the rest never change the state.
-            case NodeObserved n -> { }
-            case NodeDeleted n -> { }
-            case SourceSynced b -> { }
-            case SourceRelisted b -> { }
-            case ConfigRecorded c -> { }
-            case SyncApplied a -> { }
-            case SyncFailed f -> { }
-            case DataplanePinned p -> { }
-            case DataplaneUnpinned u -> { }
+            case NodeObserved _ -> { }
+            case NodeDeleted _ -> { }
+            case SourceSynced _ -> { }
+            case SourceRelisted _ -> { }
+            case ConfigRecorded _ -> { }
+            case SyncApplied _ -> { }
+            case SyncFailed _ -> { }
+            case DataplanePinned _ -> { }
+            case DataplaneUnpinned _ -> { }
         }
     }
 

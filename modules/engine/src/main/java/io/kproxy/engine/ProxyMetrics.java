@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -116,13 +117,13 @@ public final class ProxyMetrics {
     }
 
     /** The sync-failure counter of the mode, as upstream registers per mode. */
-    private java.util.Optional<Counter> failureCounter(IpFamily f) {
+    private Optional<Counter> failureCounter(IpFamily f) {
         return switch (mode) {
-            case "nftables" -> java.util.Optional.of(Counter.builder("kubeproxy_sync_proxy_rules_nftables_sync_failures_total")
+            case "nftables" -> Optional.of(Counter.builder("kubeproxy_sync_proxy_rules_nftables_sync_failures_total")
                     .description("Cumulative proxy nftables sync failures").tag("ip_family", label(f)).register(registry));
-            case "iptables", "ipvs" -> java.util.Optional.of(Counter.builder("kubeproxy_sync_proxy_rules_iptables_restore_failures_total")
+            case "iptables", "ipvs" -> Optional.of(Counter.builder("kubeproxy_sync_proxy_rules_iptables_restore_failures_total")
                     .description("Cumulative proxy iptables restore failures").tag("ip_family", label(f)).register(registry));
-            default -> java.util.Optional.empty();
+            default -> Optional.empty();
         };
     }
 

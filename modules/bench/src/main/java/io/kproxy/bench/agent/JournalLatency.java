@@ -5,6 +5,8 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.state.FoldedState;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +14,8 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What an agent's run says, read after the agent stopped: from its journal, the offset of every
@@ -25,17 +29,17 @@ import java.util.Optional;
 record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Duration> latencies, int syncs) {
 
     private static final String TRIGGER = "endpoints.kubernetes.io/last-change-trigger-time";
-    private static final java.util.regex.Pattern SYNCED = java.util.regex.Pattern.compile(
+    private static final Pattern SYNCED = Pattern.compile(
             "^(\\S+) level=INFO logger=SyncCycle .*decision=synced .*upto_offset=(\\d+) ");
 
     /** One finished sync: when, and up to which offset. */
     private record Synced(Instant at, long upto) {
     }
 
-    static JournalLatency read(Path dir, Path agentLog, Instant changesFrom) throws java.io.IOException {
+    static JournalLatency read(Path dir, Path agentLog, Instant changesFrom) throws IOException {
         List<Synced> synced = new ArrayList<>();
-        for (String line : java.nio.file.Files.readAllLines(agentLog)) {
-            java.util.regex.Matcher m = SYNCED.matcher(line);
+        for (String line : Files.readAllLines(agentLog)) {
+            Matcher m = SYNCED.matcher(line);
             if (m.find()) {
                 synced.add(new Synced(OffsetDateTime.parse(m.group(1)).toInstant(), Long.parseLong(m.group(2))));
             }
