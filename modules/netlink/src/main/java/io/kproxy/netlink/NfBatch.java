@@ -227,6 +227,14 @@ public final class NfBatch {
         return f == NfFamily.IPV4 ? "ip" : "ip6";
     }
 
+    /**
+     * The batch's messages as text, one a line, sequence numbers left at zero: what would be
+     * sent, for debug logs and tests ({@code type=<n> flags=<hex> fam=<n> <attribute tree>}).
+     */
+    public String dump() {
+        return NlDump.messages(encode(0, true), 4);
+    }
+
     /** Number of messages between begin and end. */
     int messages() {
         return messageStarts.size();
