@@ -173,14 +173,12 @@ final class NetlinkSocket implements AutoCloseable {
         }
     }
 
+    /** Closes the descriptor (an error closing it leaves nothing to do) and frees the buffers. */
     @Override
     public void close() {
         try {
-            int ignored = (int) N.close.invokeExact(fd);
-            if (ignored < 0) {
-                // Nothing to do: the descriptor is gone either way.
-                return;
-            }
+            int rc = (int) N.close.invokeExact(fd);
+            assert rc == 0 || rc == -1;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         } finally {

@@ -158,7 +158,7 @@ final class RuleCompiler {
                 t.expect("{");
                 Selector s = selector(t);
                 t.expect("}");
-                if (s.kind != Selector.Kind.ADDRESS) {
+                if (s.kind() != Selector.Kind.ADDRESS) {
                     throw new Unsupported("update key");
                 }
                 out.add(s.load(REG1));
@@ -282,7 +282,7 @@ final class RuleCompiler {
             int word = 0;
             for (Selector s : parts) {
                 out.add(s.load(NfExpr.reg32(word)));
-                word += s.field.padded() / 4;
+                word += s.field().padded() / 4;
             }
             if (t.accept("vmap")) {
                 out.add(new NfExpr.Lookup(setRef(t.next()), 0, REG1, NfExpr.VERDICT, false));
@@ -291,8 +291,8 @@ final class RuleCompiler {
             }
             return;
         }
-        if (first.kind != Selector.Kind.ADDRESS) {
-            throw new Unsupported("match on " + first.kind);
+        if (first.kind() != Selector.Kind.ADDRESS) {
+            throw new Unsupported("match on " + first.kind());
         }
         boolean negated = t.accept("!=");
         String v = t.next();
@@ -309,99 +309,14 @@ final class RuleCompiler {
             }
             t.expect("}");
             if (items.size() == 1) {
-                prefixMatch(first, items.getFirst(), negated);
+                out.addAll(AddressMatch.prefix(first, items.getFirst(), negated));
             } else {
-                anonymousLookup(first, items, negated);
+                out.add(first.load(REG1));
+                anonymous.add(AddressMatch.anonymousSet(first, items, ipv6));
+                out.add(new NfExpr.Lookup("__set%d", -anonymous.size(), REG1, -1, negated));
             }
         } else {
-            prefixMatch(first, v, negated);
-        }
-    }
-
-    /** {@code addr} or {@code addr/len}: compares the prefix's whole bytes, or masks when it ends inside a byte. */
-    private void prefixMatch(Selector s, String value, boolean negated) {
-        int op = negated ? NfExpr.Cmp.NEQ : NfExpr.Cmp.EQ;
-        int slash = value.indexOf('/');
-        byte[] addr = s.field.encode(slash < 0 ? value : value.substring(0, slash), true);
-        int prefix = slash < 0 ? addr.length * 8 : Integer.parseInt(value.substring(slash + 1));
-        byte[] net = Prefix.network(addr, prefix);
-        if (prefix % 8 == 0 && prefix > 0) {
-            out.add(new NfExpr.Payload(REG1, NfExpr.Payload.NETWORK, s.offset, prefix / 8));
-            out.add(new NfExpr.Cmp(REG1, op, Arrays.copyOf(net, prefix / 8)));
-        } else if (prefix == 0) {
-            throw new Unsupported("zero-length prefix");
-        } else {
-            out.add(s.load(REG1));
-            out.add(new NfExpr.Bitwise(REG1, REG1, Prefix.mask(addr.length, prefix), new byte[addr.length]));
-            out.add(new NfExpr.Cmp(REG1, op, net));
-        }
-    }
-
-    /** An anonymous interval set of the items, merged where they overlap or touch, as nft's auto-merge does. */
-    private void anonymousLookup(Selector s, List<String> items, boolean negated) {
-        List<byte[][]> ranges = new ArrayList<>();
-        for (String item : items) {
-            int slash = item.indexOf('/');
-            byte[] addr = s.field.encode(slash < 0 ? item : item.substring(0, slash), true);
-            int prefix = slash < 0 ? addr.length * 8 : Integer.parseInt(item.substring(slash + 1));
-            ranges.add(new byte[][] {Prefix.network(addr, prefix), Prefix.last(addr, prefix)});
-        }
-        ranges.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
-        List<byte[][]> merged = new ArrayList<>();
-        for (byte[][] r : ranges) {
-            if (!merged.isEmpty()) {
-                byte[][] last = merged.getLast();
-                byte[] after = Field.increment(last[1]);
-                if (after == null || Arrays.compareUnsigned(r[0], after) <= 0) {
-                    if (Arrays.compareUnsigned(r[1], last[1]) > 0) {
-                        last[1] = r[1];
-                    }
-                    continue;
-                }
-            }
-            merged.add(new byte[][] {r[0], r[1]});
-        }
-        List<NfElement> elements = new ArrayList<>();
-        if (!Arrays.equals(merged.getFirst()[0], new byte[s.field.len])) {
-            elements.add(NfElement.intervalEnd(new byte[s.field.len]));
-        }
-        for (byte[][] r : merged) {
-            elements.add(NfElement.of(r[0]));
-            byte[] after = Field.increment(r[1]);
-            if (after != null) {
-                elements.add(NfElement.intervalEnd(after));
-            }
-        }
-        byte[] ud = new UserData().u32(UserData.SET_KEYBYTEORDER, UserData.BYTEORDER_BIG).u32(UserData.SET_MERGE_ELEMENTS, 1)
-                .nest(UserData.SET_KEY_TYPEOF, UserData.payloadTypeof(ipv6 ? Payloads.DESC_IP6 : Payloads.DESC_IP, s.template)).bytes();
-        int flags = NfSetSpec.ANONYMOUS | NfSetSpec.CONSTANT | NfSetSpec.INTERVAL;
-        anonymous.add(new AnonymousSet(new NfSetSpec("__set%d", flags, s.field.type, s.field.len, 0, 0, 0, elements.size(), ud), elements));
-        out.add(s.load(REG1));
-        out.add(new NfExpr.Lookup("__set%d", -anonymous.size(), REG1, -1, negated));
-    }
-
-    /** What a selector loads: an address of the table's family, the layer-4 protocol, or the destination port. */
-    private static final class Selector {
-        enum Kind { ADDRESS, L4PROTO, DPORT }
-
-        final Kind kind;
-        final Field field;
-        final int offset;
-        final int template;
-
-        Selector(Kind kind, Field field, int offset, int template) {
-            this.kind = kind;
-            this.field = field;
-            this.offset = offset;
-            this.template = template;
-        }
-
-        NfExpr load(int reg) {
-            return switch (kind) {
-                case ADDRESS -> new NfExpr.Payload(reg, NfExpr.Payload.NETWORK, offset, field.len);
-                case L4PROTO -> new NfExpr.Meta(NfExpr.Meta.L4PROTO, reg);
-                case DPORT -> new NfExpr.Payload(reg, NfExpr.Payload.TRANSPORT, 2, 2);
-            };
+            out.addAll(AddressMatch.prefix(first, v, negated));
         }
     }
 
