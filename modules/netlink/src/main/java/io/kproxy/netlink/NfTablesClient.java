@@ -33,6 +33,8 @@ public final class NfTablesClient implements AutoCloseable {
 
     private final NetnsThread thread;
     private final NetlinkSocket socket;
+    // Sequence numbers only have to tell this client's batches apart; they wrap, and replies are
+    // matched by distance from the batch's first number, which survives the wrap.
     private final AtomicInteger seq = new AtomicInteger((int) (System.currentTimeMillis() / 1000));
 
     private NfTablesClient(NetnsThread thread, NetlinkSocket socket) {
@@ -76,7 +78,7 @@ public final class NfTablesClient implements AutoCloseable {
         int messages = batch.messages();
         int first = seq.getAndAdd(messages + 2);
         byte[] bytes = batch.encode(first, commit);
-        Outcome o = thread.call(() -> exchange(bytes, first, first + messages));
+        Outcome o = thread.call(() -> exchange(bytes, first, messages));
         if (o.errno != 0 || o.noAnswer) {
             int message = o.errorSeq - first - 1;
             int op = message >= 0 && message < messages ? batch.operationOf(message) : -1;
@@ -91,7 +93,8 @@ public final class NfTablesClient implements AutoCloseable {
     private record Outcome(int errorSeq, int errno, String detail, boolean noAnswer) {
     }
 
-    private Outcome exchange(byte[] bytes, int firstSeq, int lastSeq) {
+    /** Sends the batch whose begin message is {@code firstSeq} and reads the replies to its {@code messages} messages. */
+    private Outcome exchange(byte[] bytes, int firstSeq, int messages) {
         try {
             socket.send(bytes);
         } catch (NetlinkException e) {
@@ -129,13 +132,14 @@ public final class NfTablesClient implements AutoCloseable {
                 if (type == NLMSG_ERROR && len >= 36) {
                     int error = -b.getInt(start + 16);
                     int origSeq = b.getInt(start + 16 + 4 + 8);
-                    if (origSeq >= firstSeq && origSeq <= lastSeq) {
+                    int distance = origSeq - firstSeq;
+                    if (distance >= 0 && distance <= messages) {
                         if (error != 0 && errno == 0) {
                             errSeq = origSeq;
                             errno = error;
                             detail = extAckMessage(b, start, len, flags);
                         }
-                        done |= origSeq == lastSeq;
+                        done |= distance == messages;
                     }
                 }
                 b.position(start + ((len + 3) & ~3));
