@@ -1,7 +1,10 @@
 /**
- * Native doors to the kernel, with no policy: libnftables through jnr-ffi (in-process, on a
- * dedicated thread that may have entered another network namespace with {@code setns(2)}), the
- * {@code nft -f -} and {@code conntrack} command fallbacks.
+ * Native doors to the kernel, with no policy: an nf_tables netlink writer
+ * ({@link io.kproxy.netlink.NfTablesClient}: batches of typed operations and expressions on a
+ * raw {@code NETLINK_NETFILTER} socket through the JDK's foreign-function API), libnftables
+ * through jnr-ffi (in-process), both on a dedicated thread that may have entered another network
+ * namespace with {@code setns(2)}, and the {@code nft -f -} and {@code conntrack} command
+ * fallbacks.
  *
  * <p>The package is exported unqualified because jnr-ffi generates the implementations of the
  * {@code Lib*} interfaces in its own (unnamed) module, which must be able to see them.

@@ -21,9 +21,17 @@ import java.util.List;
  */
 record BaseRuleset(List<String> declarations, List<String> rules, List<String> containers) {
 
+    /** Endpoint . endpoint . protocol . port of every endpoint: hairpin connections to masquerade. */
+    static final String HAIRPIN_SET = "hairpin-connections";
+
     /** The shared containers, each flushed on a forced full sync. */
-    static final List<String> SERVICE_CONTAINERS = List.of("cluster-ips", "firewall-ips", "no-endpoint-nodeports", "no-endpoint-services",
-            "service-ips", "service-nodeports");
+    static final List<String> SERVICE_CONTAINERS = List.of("cluster-ips", "firewall-ips", HAIRPIN_SET, "no-endpoint-nodeports",
+            "no-endpoint-services", "service-ips", "service-nodeports");
+
+    /** The shared containers that are sets (the others are verdict maps). */
+    static boolean isSet(String container) {
+        return container.equals("cluster-ips") || container.equals("nodeport-ips") || container.equals(HAIRPIN_SET);
+    }
 
     BaseRuleset {
         declarations = List.copyOf(declarations);
@@ -41,6 +49,8 @@ record BaseRuleset(List<String> declarations, List<String> rules, List<String> c
         List<String> d = new ArrayList<>();
         d.add("add table " + t + " { comment \"rules for kube-proxy\" ; }");
         d.add("add set " + t + " cluster-ips { type " + addr + " ; comment \"Active ClusterIPs\" ; }");
+        // Upstream's newest layout (reference row 35): one set instead of a rule per endpoint chain.
+        d.add("add set " + t + " " + HAIRPIN_SET + " { type " + addr + " . " + addr + " . inet_proto . inet_service ; comment \"service hairpin connections\" ; }");
         List<String> containers = new ArrayList<>(SERVICE_CONTAINERS);
         if (!np.matchAll()) {
             String flags = np.interval() ? " flags interval ;" : "";
@@ -88,6 +98,10 @@ record BaseRuleset(List<String> declarations, List<String> rules, List<String> c
         r.add(rule + "filter-output ct state new jump cluster-ips-check");
         r.add(rule + "firewall-check " + ipX + " daddr . meta l4proto . th dport vmap @firewall-ips");
         r.add(rule + "mark-for-masquerade mark set mark or " + mark);
+        // Before the mark test, which returns for unmarked packets. A hairpin connection is one
+        // that was DNATed to the very address it comes from (upstream's newest layout).
+        r.add(rule + "masquerading ct status dnat " + ipX + " saddr . " + ipX + " daddr . meta l4proto . th dport @" + HAIRPIN_SET
+                + " masquerade fully-random");
         r.add(rule + "masquerading mark and " + mark + " == 0 return");
         r.add(rule + "masquerading mark set mark xor " + mark);
         r.add(rule + "masquerading masquerade fully-random");

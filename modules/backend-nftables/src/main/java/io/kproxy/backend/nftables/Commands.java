@@ -1,5 +1,6 @@
 package io.kproxy.backend.nftables;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -41,17 +42,18 @@ final class Commands {
         return "add set " + table + " " + name + " { type " + f.addrType() + " ; flags dynamic,timeout ; timeout " + timeoutSeconds + "s ; }";
     }
 
-    static String mapDecl(String table, String name) {
-        return "add map " + table + " " + name + " { " + NftVerdictMap.TYPE + " ; }";
+    static String mapDecl(String table, NftServiceMap m) {
+        return "add map " + table + " " + m.name() + " { " + m.type() + " ; }";
     }
 
-    static String mapElements(String table, NftVerdictMap m) {
-        StringBuilder b = new StringBuilder("add element ").append(table).append(' ').append(m.name()).append(" { ");
-        for (int i = 0; i < m.targets().size(); i++) {
+    /** {@code add element} (or {@code delete element} with keys only) of {@code entries} of map {@code name}. */
+    static String mapElements(String verb, String table, String name, List<NftServiceMap.Entry> entries) {
+        StringBuilder b = new StringBuilder(verb).append(" element ").append(table).append(' ').append(name).append(" { ");
+        for (int i = 0; i < entries.size(); i++) {
             if (i > 0) {
                 b.append(", ");
             }
-            b.append(i).append(" : goto ").append(m.targets().get(i));
+            b.append(verb.equals("add") ? entries.get(i).text() : entries.get(i).key());
         }
         return b.append(" }").toString();
     }
@@ -61,8 +63,8 @@ final class Commands {
         String t = plan.family().table();
         Map<String, Integer> sets = new TreeMap<>(p.affinitySets());
         sets.forEach((name, timeout) -> out.add(affinitySetDecl(t, plan.family(), name, timeout)));
-        for (NftVerdictMap m : p.maps()) {
-            out.add(mapDecl(t, m.name()));
+        for (NftServiceMap m : p.maps()) {
+            out.add(mapDecl(t, m));
             if (flushMaps) {
                 out.add("flush map " + t + " " + m.name());
             }
@@ -75,8 +77,8 @@ final class Commands {
                 out.add("add rule " + t + " " + c.name() + " " + r);
             }
         }
-        for (NftVerdictMap m : p.maps()) {
-            out.add(mapElements(t, m));
+        for (NftServiceMap m : p.maps()) {
+            out.add(mapElements("add", t, m.name(), m.entries()));
         }
         for (NftElement e : p.elements()) {
             Claims c = plan.elements().get(e.id());

@@ -18,7 +18,7 @@ record FamilyPlan(
         BaseRuleset base,
         PersistentMap<ServicePortName, PortFragment> fragments,
         PersistentMap<String, NftChain> chains,
-        PersistentMap<String, NftVerdictMap> maps,
+        PersistentMap<String, NftServiceMap> maps,
         PersistentMap<String, Integer> affinitySets,
         PersistentMap<ElementKey, Claims> elements) {
 
@@ -51,7 +51,7 @@ record FamilyPlan(
                     ch = ch.minus(c.name());
                 }
             }
-            for (NftVerdictMap m : old.maps()) {
+            for (NftServiceMap m : old.maps()) {
                 if (!keepMaps.contains(m.name())) {
                     mp = mp.minus(m.name());
                 }
@@ -73,7 +73,7 @@ record FamilyPlan(
             for (NftChain c : next.chains()) {
                 ch = ch.plus(c.name(), c);
             }
-            for (NftVerdictMap m : next.maps()) {
+            for (NftServiceMap m : next.maps()) {
                 mp = mp.plus(m.name(), m);
             }
             for (Map.Entry<String, Integer> s : next.affinitySets().entrySet()) {

@@ -16,8 +16,12 @@ import java.util.Optional;
  * ({@code pkg/proxy/nftables/proxier.go}, layout of the post-1.33 fixture in
  * {@code proxier_test.go} at commit 030880a5): chains {@code service-}, {@code local-},
  * {@code external-}, {@code firewall-}, {@code endpoint-}, affinity sets, and the elements of the
- * shared dispatch maps. The one deliberate difference is the named per-service verdict map (see
- * {@link NftVerdictMap}); packet semantics are the same. Pure and thread-safe.
+ * shared dispatch maps. Deliberate differences, packet semantics unchanged: the per-service
+ * dispatch goes through a named map ({@link NftServiceMap}); services without session affinity
+ * DNAT straight from a data map, with no per-endpoint chains (upstream's newest layout does the
+ * same with anonymous maps); hairpin masquerade matches the shared {@code hairpin-connections}
+ * set in {@code masquerading} (as upstream's newest layout) instead of a rule per endpoint chain.
+ * Pure and thread-safe.
  */
 final class FragmentRenderer {
 
@@ -109,7 +113,7 @@ final class FragmentRenderer {
         String revision = affinity ? "affinity-timeout=" + s.affinityTimeoutSeconds() : "";
 
         List<NftChain> chains = new ArrayList<>();
-        List<NftVerdictMap> maps = new ArrayList<>();
+        List<NftServiceMap> maps = new ArrayList<>();
         String masqRule = null;
         if (hasInternal) {
             if (masqueradeAll) {
@@ -132,13 +136,19 @@ final class FragmentRenderer {
             chains.add(new NftChain(firewallChain, List.of(firewallRule(s)), ""));
         }
         for (Endpoint ep : reachable) {
-            chains.add(endpointChain(s, ep, proto, affinity, revision));
+            if (affinity) {
+                chains.add(endpointChain(s, ep, proto, revision));
+            }
+            // Hairpin: an endpoint that reaches its own service and is picked is masqueraded so
+            // that the reply comes back through us (upstream's newest hairpin-connections set).
+            String addr = ep.ip().toString();
+            elements.add(new NftElement(BaseRuleset.HAIRPIN_SET, addr + " . " + addr + " . " + proto + " . " + ep.port(), "", ""));
         }
         return new PortFragment(s.name(), affinitySets, maps, chains, elements);
     }
 
     private NftChain policyChain(ServicePortState s, String chain, List<Endpoint> eps, String masqRule, String revision,
-            List<NftVerdictMap> maps) {
+            List<NftServiceMap> maps) {
         List<String> rules = new ArrayList<>();
         if (masqRule != null) {
             rules.add(masqRule);
@@ -147,9 +157,13 @@ final class FragmentRenderer {
             for (Endpoint ep : eps) {
                 rules.add(f.ipX() + " saddr @" + affinitySet(s, ep) + " goto " + endpointChainName(s, ep));
             }
+            rules.add("numgen random mod " + eps.size() + " vmap @" + chain);
+            maps.add(NftServiceMap.verdicts(chain, eps.stream().map(ep -> endpointChainName(s, ep)).toList()));
+        } else {
+            String proto = s.name().protocol().lowerName();
+            rules.add("meta l4proto " + proto + " dnat " + f.ipX() + " to numgen random mod " + NftServiceMap.MODULUS + " map @" + chain);
+            maps.add(NftServiceMap.endpoints(f, proto, chain, eps.stream().map(ep -> ep.ip() + " . " + ep.port()).toList()));
         }
-        rules.add("numgen random mod " + eps.size() + " vmap @" + chain);
-        maps.add(new NftVerdictMap(chain, eps.stream().map(ep -> endpointChainName(s, ep)).toList()));
         return new NftChain(chain, rules, revision);
     }
 
@@ -186,15 +200,12 @@ final class FragmentRenderer {
         return f.ipX() + " saddr != { " + String.join(", ", sources) + " } drop";
     }
 
-    private NftChain endpointChain(ServicePortState s, Endpoint ep, String proto, boolean affinity, String revision) {
+    /** Session affinity only: record the client, then DNAT (upstream's endpoint chain minus the hairpin rule). */
+    private NftChain endpointChain(ServicePortState s, Endpoint ep, String proto, String revision) {
         List<String> rules = new ArrayList<>();
-        // Hairpin: an endpoint reaching its own service is masqueraded so the reply returns through us.
-        rules.add(f.ipX() + " saddr " + ep.ip() + " jump " + MARK_MASQ);
-        if (affinity) {
-            rules.add("update @" + affinitySet(s, ep) + " { " + f.ipX() + " saddr }");
-        }
+        rules.add("update @" + affinitySet(s, ep) + " { " + f.ipX() + " saddr }");
         rules.add("meta l4proto " + proto + " dnat to " + ep.hostPort());
-        return new NftChain(endpointChainName(s, ep), rules, affinity ? revision : "");
+        return new NftChain(endpointChainName(s, ep), rules, revision);
     }
 
     static String endpointChainName(ServicePortState s, Endpoint ep) {

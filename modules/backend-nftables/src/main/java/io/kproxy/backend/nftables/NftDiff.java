@@ -8,8 +8,10 @@ import io.kproxy.events.SyncKind;
 import io.kproxy.state.PersistentMap;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The transaction from the last applied plan to the desired one (upstream's
@@ -58,13 +60,13 @@ final class NftDiff {
     private static Transaction rewrite(NftPlan last, NftPlan desired, Instant now) {
         Commands out = new Commands();
         var stale = deleteDueStale(out, last.stale(), desired, now);
-        stale = rewriteFamily(out, last.v4(), desired.v4(), stale, now);
-        stale = rewriteFamily(out, last.v6(), desired.v6(), stale, now);
+        stale = rewriteFamily(out, last.v4(), desired.v4(), stale, last.stale(), now);
+        stale = rewriteFamily(out, last.v6(), desired.v6(), stale, last.stale(), now);
         return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), desired.withStale(stale));
     }
 
     private static PersistentMap<String, Stale> rewriteFamily(Commands out, FamilyPlan last, FamilyPlan desired,
-            PersistentMap<String, Stale> stale, Instant now) {
+            PersistentMap<String, Stale> stale, PersistentMap<String, Stale> wasStale, Instant now) {
         String t = desired.family().table();
         out.add("add table " + t);
         out.add("flush table " + t);
@@ -77,9 +79,18 @@ final class NftDiff {
         }
         desired.base().declarations().forEach(out::add);
         for (String c : desired.base().containers()) {
-            out.add("flush " + (c.equals("cluster-ips") || c.equals("nodeport-ips") ? "set " : "map ") + t + " " + c);
+            out.add("flush " + (BaseRuleset.isSet(c) ? "set " : "map ") + t + " " + c);
         }
         desired.base().rules().forEach(out::add);
+        // No rule refers to a map after the flush: one of the other kind, or a flushed stale one
+        // that is wanted again, is recreated.
+        for (NftServiceMap m : desired.maps().values()) {
+            NftServiceMap before = last.maps().get(m.name());
+            boolean otherKind = before != null && !before.type().equals(m.type());
+            if (otherKind || before == null && wasStale.containsKey(Stale.key(desired.family(), "map", m.name()))) {
+                out.add("delete map " + t + " " + m.name());
+            }
+        }
         for (var e : last.affinitySets().entrySet()) {
             Integer want = desired.affinitySets().get(e.getKey());
             if (want == null || !want.equals(e.getValue())) {
@@ -107,8 +118,8 @@ final class NftDiff {
     private static Transaction partial(NftPlan last, NftPlan desired, Instant now) {
         Commands out = new Commands();
         var stale = deleteDueStale(out, last.stale(), desired, now);
-        stale = partialFamily(out, last.v4(), desired.v4(), stale, now);
-        stale = partialFamily(out, last.v6(), desired.v6(), stale, now);
+        stale = partialFamily(out, last.v4(), desired.v4(), stale, last.stale(), now);
+        stale = partialFamily(out, last.v6(), desired.v6(), stale, last.stale(), now);
         return new Transaction(NftablesProvider.MODE, SyncKind.PARTIAL, out.operations(), out.text(), desired.withStale(stale));
     }
 
@@ -142,7 +153,7 @@ final class NftDiff {
     }
 
     private static PersistentMap<String, Stale> partialFamily(Commands out, FamilyPlan last, FamilyPlan desired,
-            PersistentMap<String, Stale> stale, Instant now) {
+            PersistentMap<String, Stale> stale, PersistentMap<String, Stale> wasStale, Instant now) {
         String t = desired.family().table();
         NftFamily f = desired.family();
         List<String> elementDeletes = new ArrayList<>();
@@ -190,26 +201,47 @@ final class NftDiff {
             }
         });
         List<String> mapFlushes = new ArrayList<>();
+        List<String> mapDeletes = new ArrayList<>();
         List<String> mapAdds = new ArrayList<>();
-        List<NftVerdictMap> mapsToFill = new ArrayList<>();
+        List<String> mapElementAdds = new ArrayList<>();
         List<String> removedMaps = new ArrayList<>();
         last.maps().diff(desired.maps(), new PersistentMap.DiffVisitor<>() {
             @Override
-            public void added(String key, NftVerdictMap value) {
-                mapAdds.add(Commands.mapDecl(t, key));
-                mapsToFill.add(value);
+            public void added(String key, NftServiceMap value) {
+                if (wasStale.containsKey(Stale.key(f, "map", key))) {
+                    // Flushed and unreferenced since, but possibly of the other kind: start afresh.
+                    mapDeletes.add("delete map " + t + " " + key);
+                }
+                mapAdds.add(Commands.mapDecl(t, value));
+                mapElementAdds.add(Commands.mapElements("add", t, key, value.entries()));
             }
 
             @Override
-            public void removed(String key, NftVerdictMap value) {
+            public void removed(String key, NftServiceMap value) {
                 mapFlushes.add("flush map " + t + " " + key);
                 removedMaps.add(key);
             }
 
             @Override
-            public void changed(String key, NftVerdictMap before, NftVerdictMap after) {
-                mapFlushes.add("flush map " + t + " " + key);
-                mapsToFill.add(after);
+            public void changed(String key, NftServiceMap before, NftServiceMap after) {
+                if (!before.type().equals(after.type())) {
+                    // Session affinity switched: its chain is rewritten around the new map.
+                    mapDeletes.add("delete map " + t + " " + key);
+                    mapAdds.add(Commands.mapDecl(t, after));
+                    mapElementAdds.add(Commands.mapElements("add", t, key, after.entries()));
+                    return;
+                }
+                // Only the elements that differ: an endpoint change touches data, never a rule.
+                Set<NftServiceMap.Entry> keep = new HashSet<>(after.entries());
+                Set<NftServiceMap.Entry> had = new HashSet<>(before.entries());
+                List<NftServiceMap.Entry> gone = before.entries().stream().filter(e -> !keep.contains(e)).toList();
+                List<NftServiceMap.Entry> come = after.entries().stream().filter(e -> !had.contains(e)).toList();
+                if (!gone.isEmpty()) {
+                    elementDeletes.add(Commands.mapElements("delete", t, key, gone));
+                }
+                if (!come.isEmpty()) {
+                    mapElementAdds.add(Commands.mapElements("add", t, key, come));
+                }
             }
         });
         List<String> setDeletes = new ArrayList<>();
@@ -236,6 +268,7 @@ final class NftDiff {
         elementDeletes.forEach(out::add);
         chainFlushes.forEach(out::add);
         mapFlushes.forEach(out::add);
+        mapDeletes.forEach(out::add);
         setDeletes.forEach(out::add);
         setAdds.forEach(out::add);
         mapAdds.forEach(out::add);
@@ -245,9 +278,7 @@ final class NftDiff {
                 out.add("add rule " + t + " " + c.name() + " " + r);
             }
         }
-        for (NftVerdictMap m : mapsToFill) {
-            out.add(Commands.mapElements(t, m));
-        }
+        mapElementAdds.forEach(out::add);
         elementAdds.forEach(out::add);
         var next = stale;
         for (String c : removedChains) {

@@ -7,12 +7,26 @@ import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.netlink.ConntrackTool;
 import io.kproxy.netlink.NftExecutor;
 import io.kproxy.netlink.NftExecutors;
+import io.kproxy.netlink.NfTablesClient;
+import io.kproxy.netlink.NfTablesException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.Optional;
 
-/** The {@code nftables} mode. Stateless; thread-safe. */
+/**
+ * The {@code nftables} mode. Stateless; thread-safe.
+ *
+ * <p>Transactions go to the kernel over netlink ({@link NetlinkKernelPort}), falling back to
+ * libnftables (or {@code nft -f}) for what the netlink compiler does not express, and entirely
+ * when the netlink socket cannot be opened. The system property {@value #CLIENT_PROPERTY}
+ * set to {@code libnftables} skips the netlink writer (an escape hatch, and the benchmark's
+ * baseline).
+ */
 public final class NftablesProvider implements BackendProvider {
 
     public static final String MODE = "nftables";
+    public static final String CLIENT_PROPERTY = "kproxy.nftables.client";
+    private static final Logger LOG = LoggerFactory.getLogger(NftablesProvider.class);
 
     @Override
     public String mode() {
@@ -22,7 +36,24 @@ public final class NftablesProvider implements BackendProvider {
     @Override
     public Backend create(Optional<String> netns) {
         NftExecutor executor = NftExecutors.open(netns);
-        return new NftBackend(new NftKernelPort(executor), new ConntrackCleaner(new ConntrackTool(netns)), executor);
+        KernelPort libnft = new NftKernelPort(executor);
+        ConntrackCleaner conntrack = new ConntrackCleaner(new ConntrackTool(netns));
+        if ("libnftables".equals(System.getProperty(CLIENT_PROPERTY))) {
+            LOG.info("nftables client=libnftables reason=property netns={}", netns.orElse("-"));
+            return new NftBackend(libnft, conntrack, executor);
+        }
+        try {
+            NfTablesClient client = NfTablesClient.open(netns);
+            LOG.info("nftables client=netlink fallback={} netns={}", executor.kind(), netns.orElse("-"));
+            return new NftBackend(new NetlinkKernelPort(client, libnft), conntrack, () -> {
+                try (executor; client) {
+                    // both closed
+                }
+            });
+        } catch (NfTablesException e) {
+            LOG.warn("nftables client={} reason=\"netlink socket unavailable: {}\"", executor.kind(), e.getMessage());
+            return new NftBackend(libnft, conntrack, executor);
+        }
     }
 
     @Override

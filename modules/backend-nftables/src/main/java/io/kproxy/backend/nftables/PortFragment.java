@@ -9,7 +9,7 @@ import java.util.Map;
  * in seconds), per-service verdict maps, chains, and elements of the shared sets and maps. A
  * pure value; equal fragments render equal text.
  */
-record PortFragment(ServicePortName name, Map<String, Integer> affinitySets, List<NftVerdictMap> maps, List<NftChain> chains,
+record PortFragment(ServicePortName name, Map<String, Integer> affinitySets, List<NftServiceMap> maps, List<NftChain> chains,
         List<NftElement> elements) {
 
     PortFragment {

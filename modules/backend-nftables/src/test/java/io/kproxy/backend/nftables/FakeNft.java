@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 final class FakeNft {
 
     static final class Table {
+        String options = "";
         final Map<String, List<String>> chains = new TreeMap<>();
         final Map<String, String> chainDecl = new TreeMap<>();
         final Map<String, String> setDecl = new TreeMap<>();
@@ -25,6 +26,7 @@ final class FakeNft {
 
         Table copy() {
             Table t = new Table();
+            t.options = options;
             chains.forEach((k, v) -> t.chains.put(k, new ArrayList<>(v)));
             t.chainDecl.putAll(chainDecl);
             t.setDecl.putAll(setDecl);
@@ -73,7 +75,14 @@ final class FakeNft {
         String rest = m.group(6) == null ? "" : m.group(6);
         if (kind.equals("table")) {
             switch (verb) {
-                case "add" -> tables.putIfAbsent(tkey, new Table());
+                case "add" -> {
+                    Table t = tables.computeIfAbsent(tkey, k -> new Table());
+                    // A table's options (its comment) are set when it is created.
+                    String options = ((m.group(5) == null ? "" : m.group(5)) + " " + (m.group(6) == null ? "" : m.group(6))).strip();
+                    if (t.options.isEmpty()) {
+                        t.options = options;
+                    }
+                }
                 case "delete" -> check(tables.remove(tkey) != null, "no such table");
                 case "flush" -> require(tables.get(tkey), "no such table").chains.replaceAll((k, v) -> new ArrayList<>());
                 default -> throw new IllegalArgumentException(verb);
@@ -214,6 +223,30 @@ final class FakeNft {
                 b.append("  chain ").append(c).append(' ').append(t.chainDecl.get(c)).append('\n');
                 rules.forEach(r -> b.append("    ").append(r).append('\n'));
             });
+        });
+        return b.toString();
+    }
+
+    /**
+     * The whole state as {@code nft -f} commands (declarations, chains, rules, elements), to load
+     * into a kernel and compare its listing with one programmed otherwise.
+     */
+    String toScript() {
+        StringBuilder b = new StringBuilder();
+        tables.forEach((name, t) -> {
+            b.append("add table ").append(name).append(t.options.isEmpty() ? "" : " " + t.options).append('\n');
+            t.setDecl.forEach((s, decl) -> b.append("add ").append(decl.contains(" : ") ? "map " : "set ").append(name).append(' ')
+                    .append(s).append(' ').append(decl).append('\n'));
+            t.chains.forEach((c, rules) -> b.append("add chain ").append(name).append(' ').append(c)
+                    .append(t.chainDecl.get(c).isEmpty() ? "" : " " + t.chainDecl.get(c)).append('\n'));
+            t.chains.forEach((c, rules) -> rules.forEach(r -> b.append("add rule ").append(name).append(' ').append(c).append(' ').append(r).append('\n')));
+            t.elements.forEach((s, elems) -> elems.forEach((key, value) -> {
+                int hash = value.indexOf(" #");
+                String v = hash >= 0 ? value.substring(0, hash) : value;
+                String comment = hash >= 0 ? " comment \"" + value.substring(hash + 2) + "\"" : "";
+                b.append("add element ").append(name).append(' ').append(s).append(" { ").append(key).append(comment)
+                        .append(v.isEmpty() ? "" : " : " + v).append(" }\n");
+            }));
         });
         return b.toString();
     }

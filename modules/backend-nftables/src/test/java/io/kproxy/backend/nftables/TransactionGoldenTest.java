@@ -64,19 +64,19 @@ class TransactionGoldenTest {
         Step add = sync(noop.plan(), States.state(ports), Set.of(svc3.name()), T0.plusSeconds(2));
         assertThat(add.tx().kind()).isEqualTo(SyncKind.PARTIAL);
         Golden.assertMatches("nftables/tx-add-service.nft", add.tx().text());
-        assertOnlyMentions(add.tx(), "svc3", "172.30.0.43");
+        assertOnlyMentions(add.tx(), "svc3", "172.30.0.43", "10.180.0.3");
 
         // Empty it: its chains are flushed, it rejects.
         ports.set(2, svc("svc3", "172.30.0.43"));
         Step empty = sync(add.plan(), States.state(ports), Set.of(svc3.name()), T0.plusSeconds(3));
         Golden.assertMatches("nftables/tx-empty-service.nft", empty.tx().text());
-        assertOnlyMentions(empty.tx(), "svc3", "172.30.0.43");
+        assertOnlyMentions(empty.tx(), "svc3", "172.30.0.43", "10.180.0.3");
 
-        // Change svc2's endpoint: the endpoint chain swap and a map rewrite.
+        // Change svc2's endpoint: one element of its dispatch map and of the hairpin set, no rule.
         ports.set(1, svc("svc2", "172.30.0.42", "10.180.0.22"));
         Step change = sync(empty.plan(), States.state(ports), Set.of(ports.get(1).name()), T0.plusSeconds(3).plusMillis(500));
         Golden.assertMatches("nftables/tx-change-endpoint.nft", change.tx().text());
-        assertOnlyMentions(change.tx(), "svc2", "172.30.0.42");
+        assertOnlyMentions(change.tx(), "svc2", "172.30.0.42", "10.180.0.2", "10.180.0.22");
 
         // Delete it: elements go, chains wait.
         ports.remove(2);
@@ -109,9 +109,14 @@ class TransactionGoldenTest {
         Golden.assertMatches("nftables/tx-forced-full.nft", full.text());
     }
 
-    private static void assertOnlyMentions(Transaction tx, String service, String ip) {
+    /** Every line names the service, its cluster IP or (hairpin elements) one of its endpoints. */
+    private static void assertOnlyMentions(Transaction tx, String service, String ip, String... endpoints) {
         for (String line : tx.text().split("\n")) {
-            assertThat(line.contains("/" + service + "/") || line.contains(ip)).as("line touches only %s: %s", service, line).isTrue();
+            boolean ok = line.contains("/" + service + "/") || line.contains(ip);
+            for (String e : endpoints) {
+                ok |= line.contains("hairpin-connections { " + e + " . " + e + " . ");
+            }
+            assertThat(ok).as("line touches only %s: %s", service, line).isTrue();
         }
     }
 }

@@ -35,8 +35,13 @@ final class BenchStates {
     }
 
     static ServicePortState service(int i, int generation) {
+        return service(i, generation, 5);
+    }
+
+    /** Service {@code i} with {@code endpoints} endpoints; generation g moves endpoint 0 to another address. */
+    static ServicePortState service(int i, int generation, int endpoints) {
         List<Endpoint> eps = new ArrayList<>();
-        for (int e = 0; e < 5; e++) {
+        for (int e = 0; e < endpoints; e++) {
             // Generation g moves endpoint 0 to another pod address: a rolling update of one pod.
             int host = e == 0 && generation > 0 ? 100 + generation % 150 : e + 1;
             IpAddress ip = IpAddress.ofV4((10 << 24) | ((i / 200) << 16) | ((i % 200) << 8) | host);
@@ -70,7 +75,12 @@ final class BenchStates {
     }
 
     static Change endpointChange(PersistentMap<ServicePortName, ServicePortState> services, int i, int generation) {
-        PersistentMap<ServicePortName, ServicePortState> next = services.plus(name(i), service(i, generation));
+        return replace(services, i, service(i, generation));
+    }
+
+    /** Service {@code i} replaced by {@code s} (or deleted when null). */
+    static Change replace(PersistentMap<ServicePortName, ServicePortState> services, int i, ServicePortState s) {
+        PersistentMap<ServicePortName, ServicePortState> next = s == null ? services.minus(name(i)) : services.plus(name(i), s);
         return new Change(next, state(next), new StateDelta(Set.of(name(i)), Set.of(), false, false));
     }
 }

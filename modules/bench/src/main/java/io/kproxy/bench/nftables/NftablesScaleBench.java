@@ -2,6 +2,7 @@ package io.kproxy.bench.nftables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
+import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
@@ -20,17 +21,21 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * End to end at scale, in one run (root; every kernel operation inside a fresh private network
  * namespace that is deleted afterwards): N ClusterIP services x 5 endpoints.
  * <ol>
  *   <li>full render, and render + diff of one endpoint change (pure, median of many);</li>
- *   <li>the full transaction applied in-process through libnftables;</li>
- *   <li>one-endpoint-change transactions applied in-process (median of several);</li>
+ *   <li>the full transaction applied through the backend's kernel port;</li>
+ *   <li>partial syncs, each kind {@code samples} times, median and p99 of the apply (compile and
+ *       kernel): one endpoint replaced, one added, one removed, a service added, a service deleted;</li>
  *   <li>the same whole ruleset loaded by {@code nft -f} into a fresh namespace, for comparison.</li>
  * </ol>
- * Usage: {@code java -cp <bench classpath> io.kproxy.bench.nftables.NftablesScaleBench [services] [changes]}.
+ * The kernel port is the provider's default (netlink, libnftables as the fallback); run with
+ * {@code -Dkproxy.nftables.client=libnftables} for the libnftables baseline.
+ * Usage: {@code java -cp <bench classpath> io.kproxy.bench.nftables.NftablesScaleBench [services] [samples]}.
  */
 public final class NftablesScaleBench {
 
@@ -41,18 +46,18 @@ public final class NftablesScaleBench {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        int changes = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int samples = args.length > 1 ? Integer.parseInt(args[1]) : 50;
         BackendProvider provider = BackendProvider.forMode("nftables").orElseThrow();
 
         PersistentMap<ServicePortName, ServicePortState> services = BenchStates.services(n);
         long t0 = System.nanoTime();
-        Backend pure = provider.create(new io.kproxy.backend.MemoryKernelPort(), new io.kproxy.backend.MemoryKernelPort());
+        Backend pure = provider.create(new MemoryKernelPort(), new MemoryKernelPort());
         Plan plan = pure.render(BenchStates.state(services));
         Transaction full = pure.diff(Optional.empty(), plan, SyncOptions.at(Instant.EPOCH));
         long fullRenderNanos = System.nanoTime() - t0;
-        System.out.printf("services=%d endpoints=%d fullTransactionOps=%d fullTextBytes=%d%n", n, n * 5, full.operations(), full.text().length());
+        System.out.printf("services=%d endpoints=%d fullTransactionOps=%d fullTextBytes=%d client=%s%n", n, n * 5, full.operations(),
+                full.text().length(), System.getProperty("kproxy.nftables.client", "netlink"));
 
-        // Pure: render + diff of one endpoint change, warmed up, median of 200.
         List<Long> pureTimes = new ArrayList<>();
         Plan applied = full.result();
         for (int i = 0; i < 400; i++) {
@@ -77,26 +82,14 @@ public final class NftablesScaleBench {
         try (Backend kernel = provider.create(Optional.of(ns))) {
             long s = System.nanoTime();
             kernel.apply(full);
-            System.out.printf("in-process full load (libnftables): %.2f s%n", (System.nanoTime() - s) / 1e9);
-            List<Long> applyTimes = new ArrayList<>();
-            Plan last = full.result();
-            PersistentMap<ServicePortName, ServicePortState> current = services;
-            Instant now = Instant.EPOCH;
-            int ops = 0;
-            for (int i = 0; i < changes; i++) {
-                BenchStates.Change c = BenchStates.endpointChange(current, (i * 7919) % n, 1000 + i);
-                current = c.services();
-                now = now.plusMillis(100);
-                Plan desired = kernel.renderIncremental(last, c.state(), c.delta());
-                Transaction tx = kernel.diff(Optional.of(last), desired, SyncOptions.at(now));
-                long a = System.nanoTime();
-                kernel.apply(tx);
-                applyTimes.add(System.nanoTime() - a);
-                ops = tx.operations();
-                last = tx.result();
-            }
-            System.out.printf("in-process apply of one endpoint change (%d ops): median %.1f ms (min %.1f, max %.1f) over %d%n", ops,
-                    median(applyTimes) / 1e6, Collections.min(applyTimes) / 1e6, Collections.max(applyTimes) / 1e6, changes);
+            System.out.printf("full load: %.2f s%n", (System.nanoTime() - s) / 1e9);
+            Session session = new Session(kernel, full.result(), services);
+            // Each kind touches services of its own, so that every sample is one change of that kind.
+            session.measure("one endpoint replaced", samples, k -> BenchStates.service(k * 7 % n, 1000 + k, 5), k -> k * 7 % n);
+            session.measure("one endpoint added", samples, k -> BenchStates.service(k * 11 % n + 1, 0, 6), k -> k * 11 % n + 1);
+            session.measure("one endpoint removed", samples, k -> BenchStates.service(k * 11 % n + 1, 0, 5), k -> k * 11 % n + 1);
+            session.measure("service added", samples, k -> BenchStates.service(n + k, 0, 5), k -> n + k);
+            session.measure("service deleted", samples, k -> null, k -> n + k);
         } catch (KernelException e) {
             System.out.println("kernel refused: " + e.getMessage());
             throw e;
@@ -115,14 +108,49 @@ public final class NftablesScaleBench {
         }
     }
 
+    /** Partial syncs against one kernel, the engine's cycle: render incrementally, diff, apply; 100 ms apart. */
+    private static final class Session {
+        private final Backend kernel;
+        private Plan last;
+        private PersistentMap<ServicePortName, ServicePortState> services;
+        private Instant now = Instant.EPOCH;
+
+        Session(Backend kernel, Plan last, PersistentMap<ServicePortName, ServicePortState> services) {
+            this.kernel = kernel;
+            this.last = last;
+            this.services = services;
+        }
+
+        void measure(String what, int samples, IntFunction<ServicePortState> next, IntFunction<Integer> index) throws KernelException {
+            List<Long> times = new ArrayList<>();
+            int ops = 0;
+            for (int k = 0; k < samples; k++) {
+                BenchStates.Change c = BenchStates.replace(services, index.apply(k), next.apply(k));
+                services = c.services();
+                now = now.plusMillis(100);
+                Plan desired = kernel.renderIncremental(last, c.state(), c.delta());
+                Transaction tx = kernel.diff(Optional.of(last), desired, SyncOptions.at(now));
+                long a = System.nanoTime();
+                kernel.apply(tx);
+                times.add(System.nanoTime() - a);
+                ops = Math.max(ops, tx.operations());
+                last = tx.result();
+            }
+            System.out.printf("%-22s median %7.2f ms  p99 %7.2f ms  max %7.2f ms  (n=%d, up to %d ops)%n", what, median(times) / 1e6,
+                    percentile(times, 0.99) / 1e6, Collections.max(times) / 1e6, samples, ops);
+        }
+    }
+
     private static long median(List<Long> xs) {
         return percentile(xs, 0.5);
     }
 
+    /** Nearest-rank percentile. */
     private static long percentile(List<Long> xs, double p) {
         List<Long> s = new ArrayList<>(xs);
         Collections.sort(s);
-        return s.get(Math.min(s.size() - 1, (int) (p * s.size())));
+        int rank = (int) Math.ceil(p * s.size());
+        return s.get(Math.clamp(rank - 1, 0, s.size() - 1));
     }
 
     private static int run(List<String> cmd, String stdin) throws IOException, InterruptedException {

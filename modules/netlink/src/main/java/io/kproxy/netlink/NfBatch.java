@@ -1,0 +1,280 @@
+package io.kproxy.netlink;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One nf_tables transaction under construction: the messages of a netlink batch
+ * ({@code NFNL_MSG_BATCH_BEGIN}, the operations, {@code NFNL_MSG_BATCH_END}), which the kernel
+ * applies atomically or not at all ({@code net/netfilter/nfnetlink.c}). Each method appends one
+ * operation; an element list too long for one message is split over several messages of the
+ * same operation. Operations are numbered from 0 in the order they were added, which is how
+ * {@link NfTablesException#operation()} names the one the kernel refused.
+ *
+ * <p>Message flags are nft's: {@code NLM_F_CREATE} on additions (no {@code NLM_F_EXCL}, so
+ * adding what exists is a no-op), {@code NLM_F_APPEND} on rules. Not thread-safe.
+ */
+public final class NfBatch {
+
+    static final int SUBSYS_NFTABLES = 10;
+    static final int NLM_F_REQUEST = 0x1;
+    static final int NLM_F_ACK = 0x4;
+    static final int NLM_F_CREATE = 0x400;
+    static final int NLM_F_APPEND = 0x800;
+    static final int BATCH_BEGIN = 0x10;
+    static final int BATCH_END = 0x11;
+    private static final int MAX_ELEMENTS_BYTES = 48 * 1024; // an attribute's length is 16 bits
+
+    private static final int NEWTABLE = 0;
+    private static final int DELTABLE = 2;
+    private static final int NEWCHAIN = 3;
+    private static final int DELCHAIN = 5;
+    private static final int NEWRULE = 6;
+    private static final int DELRULE = 8;
+    private static final int NEWSET = 9;
+    private static final int DELSET = 11;
+    private static final int NEWSETELEM = 12;
+    private static final int DELSETELEM = 14;
+
+    private final NlWriter w = new NlWriter(4096);
+    private final List<Integer> messageStarts = new ArrayList<>();
+    private final List<Integer> messageOps = new ArrayList<>();
+    private final List<String> ops = new ArrayList<>();
+    private int nextSetId = 1;
+
+    public NfBatch() {
+        int begin = w.beginMessage(BATCH_BEGIN, NLM_F_REQUEST, 0, 0, SUBSYS_NFTABLES);
+        w.endMessage(begin);
+    }
+
+    /** Number of operations. */
+    public int size() {
+        return ops.size();
+    }
+
+    public boolean isEmpty() {
+        return ops.isEmpty();
+    }
+
+    /** What operation {@code index} does, for error messages ({@code NEWRULE ip kube-proxy services}). */
+    public String describe(int index) {
+        return ops.get(index);
+    }
+
+    public void addTable(NfFamily f, String table, byte[] userdata) {
+        int m = begin(NEWTABLE, NLM_F_CREATE, f, "NEWTABLE", table, "");
+        w.string(1, table);
+        w.u32Be(2, 0);
+        if (userdata != null) {
+            w.attr(6, userdata);
+        }
+        w.endMessage(m);
+    }
+
+    public void deleteTable(NfFamily f, String table) {
+        int m = begin(DELTABLE, 0, f, "DELTABLE", table, "");
+        w.string(1, table);
+        w.endMessage(m);
+    }
+
+    /** Deletes every rule of the table ({@code flush table}); sets and chains stay. */
+    public void flushTable(NfFamily f, String table) {
+        int m = begin(DELRULE, 0, f, "DELRULE", table, "");
+        w.string(1, table);
+        w.endMessage(m);
+    }
+
+    /** A regular chain ({@code hook} null) or a base chain. */
+    public void addChain(NfFamily f, String table, String chain, NfHook hook, byte[] userdata) {
+        int m = begin(NEWCHAIN, NLM_F_CREATE, f, "NEWCHAIN", table, chain);
+        w.string(1, table);
+        w.string(3, chain);
+        if (hook != null) {
+            w.string(7, hook.type());
+            int h = w.beginNest(4);
+            w.u32Be(1, hook.hooknum());
+            w.u32Be(2, hook.priority());
+            w.endNest(h);
+        }
+        if (userdata != null) {
+            w.attr(12, userdata);
+        }
+        w.endMessage(m);
+    }
+
+    public void flushChain(NfFamily f, String table, String chain) {
+        int m = begin(DELRULE, 0, f, "DELRULE", table, chain);
+        w.string(1, table);
+        w.string(2, chain);
+        w.endMessage(m);
+    }
+
+    public void deleteChain(NfFamily f, String table, String chain) {
+        int m = begin(DELCHAIN, 0, f, "DELCHAIN", table, chain);
+        w.string(1, table);
+        w.string(3, chain);
+        w.endMessage(m);
+    }
+
+    /** Creates a set; returns its batch-local id, which lookups of an anonymous set must name. */
+    public int addSet(NfFamily f, String table, NfSetSpec s) {
+        int id = nextSetId++;
+        int m = begin(NEWSET, NLM_F_CREATE, f, "NEWSET", table, s.name());
+        w.string(1, table);
+        w.string(2, s.name());
+        w.u32Be(3, s.flags());
+        w.u32Be(4, s.keyType());
+        w.u32Be(5, s.keyLen());
+        if (s.isMap()) {
+            w.u32Be(6, s.dataType());
+            w.u32Be(7, s.dataLen());
+        }
+        if (s.size() > 0) {
+            int d = w.beginNest(9);
+            w.u32Be(1, s.size());
+            w.endNest(d);
+        }
+        w.u32Be(10, id);
+        if (s.timeoutMillis() > 0) {
+            w.u64Be(11, s.timeoutMillis());
+        }
+        if (s.userdata() != null) {
+            w.attr(13, s.userdata());
+        }
+        w.endMessage(m);
+        return id;
+    }
+
+    /** Removes every element of a set or map. */
+    public void flushSet(NfFamily f, String table, String set) {
+        int m = begin(DELSETELEM, 0, f, "DELSETELEM", table, set);
+        w.string(1, table);
+        w.string(2, set);
+        w.endMessage(m);
+    }
+
+    public void deleteSet(NfFamily f, String table, String set) {
+        int m = begin(DELSET, 0, f, "DELSET", table, set);
+        w.string(1, table);
+        w.string(2, set);
+        w.endMessage(m);
+    }
+
+    /** Adds elements; {@code setId} (0: none) names a set created earlier in this batch. */
+    public void addElements(NfFamily f, String table, String set, int setId, List<NfElement> elements) {
+        elements(NEWSETELEM, NLM_F_CREATE, "NEWSETELEM", f, table, set, setId, elements);
+    }
+
+    /** Deletes elements, given by key (and, for intervals, the closing element too). */
+    public void deleteElements(NfFamily f, String table, String set, List<NfElement> elements) {
+        elements(DELSETELEM, 0, "DELSETELEM", f, table, set, 0, elements);
+    }
+
+    private void elements(int type, int flags, String what, NfFamily f, String table, String set, int setId, List<NfElement> elements) {
+        if (elements.isEmpty()) {
+            throw new IllegalArgumentException("an element operation needs elements");
+        }
+        int op = ops.size();
+        ops.add(what + " " + familyName(f) + " " + table + " " + set);
+        int i = 0;
+        while (i < elements.size()) {
+            int m = message(type, flags, f, op);
+            w.string(1, table);
+            w.string(2, set);
+            if (setId != 0) {
+                w.u32Be(4, setId);
+            }
+            int list = w.beginNest(3);
+            int start = w.position();
+            while (i < elements.size() && w.position() - start < MAX_ELEMENTS_BYTES) {
+                elements.get(i++).encode(w);
+            }
+            w.endNest(list);
+            w.endMessage(m);
+        }
+    }
+
+    /** Appends a rule; {@code userdata} carries its comment (or null). */
+    public void addRule(NfFamily f, String table, String chain, List<NfExpr> expressions, byte[] userdata) {
+        int m = begin(NEWRULE, NLM_F_CREATE | NLM_F_APPEND, f, "NEWRULE", table, chain);
+        w.string(1, table);
+        w.string(2, chain);
+        int list = w.beginNest(4);
+        for (NfExpr e : expressions) {
+            NfEncoding.expression(w, e);
+        }
+        w.endNest(list);
+        if (userdata != null) {
+            w.attr(7, userdata);
+        }
+        w.endMessage(m);
+    }
+
+    private int begin(int type, int flags, NfFamily f, String what, String table, String object) {
+        int op = ops.size();
+        ops.add(what + " " + familyName(f) + " " + table + (object.isEmpty() ? "" : " " + object));
+        return message(type, flags, f, op);
+    }
+
+    private int message(int type, int flags, NfFamily f, int op) {
+        int m = w.beginMessage(SUBSYS_NFTABLES << 8 | type, NLM_F_REQUEST | flags, 0, f.proto(), 0);
+        messageStarts.add(m);
+        messageOps.add(op);
+        return m;
+    }
+
+    private static String familyName(NfFamily f) {
+        return f == NfFamily.IPV4 ? "ip" : "ip6";
+    }
+
+    /**
+     * The batch's messages as text, one a line, sequence numbers left at zero: what would be
+     * sent, for debug logs and tests ({@code type=<n> flags=<hex> fam=<n> <attribute tree>}).
+     */
+    public String dump() {
+        return NlDump.messages(encode(0, true), 4);
+    }
+
+    /** Number of messages between begin and end. */
+    int messages() {
+        return messageStarts.size();
+    }
+
+    /** The operation message {@code i} belongs to. */
+    int operationOf(int message) {
+        return messageOps.get(message);
+    }
+
+    /**
+     * The batch's bytes: begin with sequence number {@code seq}, message {@code i} with
+     * {@code seq + 1 + i}, the last one asking for an acknowledgement, then the end message
+     * unless {@code commit} is false (without it the kernel checks every message and aborts: a dry
+     * run).
+     */
+    byte[] encode(int seq, boolean commit) {
+        int mark = w.position();
+        byte[] out;
+        try {
+            w.setU32Host(8, seq);
+            for (int i = 0; i < messageStarts.size(); i++) {
+                int s = messageStarts.get(i);
+                w.setU32Host(s + 8, seq + 1 + i);
+            }
+            if (!messageStarts.isEmpty()) {
+                int last = messageStarts.getLast();
+                byte[] a = w.array();
+                int flags = (a[last + 6] & 0xff) | (a[last + 7] & 0xff) << 8;
+                a[last + 6] = (byte) (flags | NLM_F_ACK);
+                a[last + 7] = (byte) ((flags | NLM_F_ACK) >>> 8);
+            }
+            if (commit) {
+                int end = w.beginMessage(BATCH_END, NLM_F_REQUEST, seq + 1 + messageStarts.size(), 0, SUBSYS_NFTABLES);
+                w.endMessage(end);
+            }
+            out = w.toByteArray();
+        } finally {
+            w.truncate(mark);
+        }
+        return out;
+    }
+}
