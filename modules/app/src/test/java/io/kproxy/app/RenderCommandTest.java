@@ -33,7 +33,7 @@ class RenderCommandTest {
         Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "nftables");
         assertThat(r.exit()).isEqualTo(3);
         assertThat(r.out()).startsWith("add table ip kube-proxy").contains("demo/web/tcp/http", "comment \"kube-system/dns:dns\" : goto reject-chain")
-                .contains("demo/web/tcp/http__10.0.1.11/8080", "demo/web/tcp/http__10.0.2.11/8080")
+                .contains("10.0.1.11 . 8080", "10.0.2.11 . 8080")
                 .doesNotContain("badport/tcp/a").doesNotContain("Not_A_DNS_Label");
         // The Node object of this node was folded: its primary IP accepts NodePorts (nftables' "primary" default).
         assertThat(r.out()).contains("add element ip kube-proxy nodeport-ips { 192.168.0.2 }");
