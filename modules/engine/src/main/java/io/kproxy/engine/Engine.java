@@ -23,8 +23,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +50,8 @@ import reactor.core.scheduler.Schedulers;
  * </ul>
  *
  * <p>Threading: folding runs on the fold scheduler, syncs on the sync scheduler (the backend
- * blocks there), snapshots on the background scheduler; all given at start and disposed by
- * {@link #close()}. Accessors are thread-safe and never block.
+ * blocks there), snapshots on the background scheduler, sync records on the {@link Recorder};
+ * all given at start and closed by {@link #close()}. Accessors are thread-safe and never block.
  */
 public final class Engine implements AutoCloseable {
 
@@ -70,14 +68,19 @@ public final class Engine implements AutoCloseable {
      * @param fold       folds records (one thread)
      * @param sync       runs syncs (one thread; blocks while the kernel applies)
      * @param background writes snapshots
+     * @param recorder   hashes and appends the sync records
      */
     public record Wiring(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry, EngineClock clock,
-            Scheduler fold, Scheduler sync, Scheduler background) {
+            Scheduler fold, Scheduler sync, Scheduler background, Recorder recorder) {
 
-        /** Production threads and clocks: two single-thread schedulers, a bounded elastic one for snapshots. */
+        /**
+         * Production threads and clocks: single-thread schedulers for folding, syncing and
+         * snapshots, a recorder thread with room for two records.
+         */
         public static Wiring production(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry) {
             return new Wiring(log, backend, options, registry, EngineClock.system(), Schedulers.newSingle("kproxy-fold", true),
-                    Schedulers.newSingle("kproxy-sync", true), Schedulers.newBoundedElastic(1, 4, "kproxy-snapshot", 60, true));
+                    Schedulers.newSingle("kproxy-sync", true), Schedulers.newSingle("kproxy-snapshot", true),
+                    Recorder.thread("kproxy-recorder", 2));
         }
     }
 
@@ -87,7 +90,6 @@ public final class Engine implements AutoCloseable {
     private final ProxyHealth health;
     private final ServiceHealthChecks checks;
     private final SyncRunner runner;
-    private final Scheduler.Worker recorder;
     private final AtomicBoolean snapshotting = new AtomicBoolean();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private volatile FoldedState latest;
@@ -100,9 +102,8 @@ public final class Engine implements AutoCloseable {
         this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
-        this.recorder = wiring.background().createWorker();
         SyncCycle cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
-                health, checks, recorder);
+                health, checks, wiring.recorder());
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
                 wiring.clock());
@@ -249,23 +250,11 @@ public final class Engine implements AutoCloseable {
             tail.dispose();
         }
         runner.close(timeout);
-        flushRecorder(timeout);
+        wiring.recorder().close(timeout);
         wiring.fold().dispose();
         wiring.sync().dispose();
         wiring.background().dispose();
         LOG.info("decision=engine-stopped offset={} rules=kept", latest.offset());
-    }
-
-    /** Lets the recorder append the last sync's record before the log is closed. */
-    private void flushRecorder(Duration timeout) {
-        CountDownLatch done = new CountDownLatch(1);
-        recorder.schedule(done::countDown);
-        try {
-            done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        recorder.dispose();
     }
 
     @Override

@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.scheduler.Scheduler;
 
 /**
  * One sync: the function the {@link SyncRunner} runs (DESIGN.md §6; the cycle of
@@ -63,7 +62,7 @@ final class SyncCycle {
     private final ServiceHealthChecks checks;
     private final IntervalFunction backoff;
     private final Instant startedAt;
-    private final Scheduler.Worker recorder;
+    private final Recorder recorder;
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
@@ -75,7 +74,7 @@ final class SyncCycle {
      * @param recorder where the sync records are hashed and appended, in order, off the sync thread
      */
     SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<FoldedState> live, PendingChanges pending,
-            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Scheduler.Worker recorder) {
+            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder) {
         this.backend = backend;
         this.log = log;
         this.options = options;
@@ -184,11 +183,12 @@ final class SyncCycle {
     }
 
     /**
-     * The only feedback into the log, appended on the recorder in generation order. Not waited
-     * for: a slow disk must not stall the dataplane.
+     * The only feedback into the log, appended on the recorder in generation order. The append
+     * is not waited for (a slow disk must not stall the dataplane); the recorder's bounded queue
+     * is the only backpressure.
      */
     private void record(Supplier<ClusterEvent> event) {
-        recorder.schedule(() -> {
+        recorder.submit(() -> {
             ClusterEvent e = event.get();
             log.append(options.source(), e).whenComplete((offset, error) -> {
                 if (error != null) {

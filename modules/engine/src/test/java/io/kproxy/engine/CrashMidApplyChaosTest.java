@@ -41,7 +41,7 @@ class CrashMidApplyChaosTest {
         };
         // Real threads for the sync (it blocks); the fold stays on virtual time.
         Engine crashed = Engine.start(new Engine.Wiring(h.log, h.backend, EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30),
-                10_000), h.registry, h.clock, h.vts, Schedulers.newSingle("crashing-sync", true), h.vts));
+                10_000), h.registry, h.clock, h.vts, Schedulers.newSingle("crashing-sync", true), h.vts, Recorder.inline()));
         h.bootstrap();
         await().atMost(Duration.ofSeconds(10)).until(() -> h.events(SyncApplied.class).size() == 1);
         h.append(service("b", "172.30.0.2").observed(), slice("b", "10.0.1.2").observed());

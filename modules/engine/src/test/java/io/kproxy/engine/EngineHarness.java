@@ -65,7 +65,7 @@ final class EngineHarness implements AutoCloseable {
     }
 
     Engine start(EngineOptions options) {
-        engine = Engine.start(new Engine.Wiring(log, backend, options, registry, clock, vts, vts, vts));
+        engine = Engine.start(new Engine.Wiring(log, backend, options, registry, clock, vts, vts, vts, Recorder.inline()));
         return engine;
     }
 

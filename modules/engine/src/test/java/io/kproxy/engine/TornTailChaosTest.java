@@ -64,7 +64,7 @@ class TornTailChaosTest {
                 expected = expected.apply(e).state();
             }
             Engine engine = Engine.start(new Engine.Wiring(j, backend, EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000),
-                    new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), EngineClock.of(vts), vts, vts, vts));
+                    new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), EngineClock.of(vts), vts, vts, vts, Recorder.inline()));
             try {
                 assertThat(engine.state()).isEqualTo(expected);
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> j.read(5, 10).stream()
