@@ -27,12 +27,51 @@ final class OrderedFields extends AbstractMap<String, Json> {
         if (keys.length > SCAN_LIMIT) {
             Map<String, Integer> idx = HashMap.newHashMap(keys.length);
             for (int i = 0; i < keys.length; i++) {
-                idx.put(keys[i], i);
+                if (idx.put(keys[i], i) != null) {
+                    throw duplicate(keys[i]);
+                }
             }
             this.index = idx;
         } else {
             this.index = null;
         }
+    }
+
+    /**
+     * Adopts two arrays without copying them (see {@link Json.Obj#ofOwnedArrays}): checks that
+     * they have the same length, hold no null and no key twice.
+     */
+    static OrderedFields adopt(String[] keys, Json[] values) {
+        int n = keys.length;
+        if (values.length != n) {
+            throw new InvalidValueException("json", n + " keys, " + values.length + " values", "an object needs one value per key");
+        }
+        if (n == 0) {
+            return EMPTY;
+        }
+        long seen = 0; // small objects: one bit per key hash; only a repeated bit costs a scan
+        for (int i = 0; i < n; i++) {
+            String k = keys[i];
+            if (k == null || values[i] == null) {
+                throw new InvalidValueException("json", String.valueOf(k), "object keys and values must not be null");
+            }
+            if (n <= SCAN_LIMIT) { // larger objects are checked while their index is built
+                long bit = 1L << k.hashCode(); // the shift uses the low six bits
+                if ((seen & bit) != 0) {
+                    for (int j = 0; j < i; j++) {
+                        if (keys[j].equals(k)) {
+                            throw duplicate(k);
+                        }
+                    }
+                }
+                seen |= bit;
+            }
+        }
+        return new OrderedFields(keys, values);
+    }
+
+    private static InvalidValueException duplicate(String key) {
+        return new InvalidValueException("json", key, "an object holds each key once");
     }
 
     static OrderedFields of(Map<String, Json> source) {
