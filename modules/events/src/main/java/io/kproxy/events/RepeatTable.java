@@ -17,6 +17,7 @@ import java.util.Arrays;
 final class RepeatTable {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final byte[] buf;
     private int[] from;
@@ -76,25 +77,33 @@ final class RepeatTable {
         slots = bigger;
     }
 
-    /** A hash of the bytes, eight at a time (the last eight overlap when the length is not a multiple). */
+    /**
+     * A hash of the bytes from at most three loads: the first, middle and last eight (or four)
+     * bytes, overlapping when shorter. Strings that differ only outside those windows collide,
+     * which costs a byte comparison, never a wrong answer; Kubernetes values (uids, addresses,
+     * names with random suffixes, node names with a common domain) differ inside them.
+     */
     private static int hash(byte[] b, int off, int len) {
-        long h = len * 0x9E3779B97F4A7C15L;
+        long h;
         if (len >= 8) {
-            int last = off + len - 8;
-            for (int i = off; i < last; i += 8) {
-                h = (h ^ (long) LONGS.get(b, i)) * 0xC2B2AE3D27D4EB4FL;
-                h ^= h >>> 29;
-            }
-            h = (h ^ (long) LONGS.get(b, last)) * 0xC2B2AE3D27D4EB4FL;
+            long first = (long) LONGS.get(b, off);
+            long middle = (long) LONGS.get(b, off + ((len - 8) >>> 1));
+            long last = (long) LONGS.get(b, off + len - 8);
+            h = first * 0x9E3779B97F4A7C15L + middle * 0xC2B2AE3D27D4EB4FL + Long.rotateLeft(last * 0x165667B19E3779F9L, 31);
+        } else if (len >= 4) {
+            long first = (int) INTS.get(b, off) & 0xFFFFFFFFL;
+            long last = (int) INTS.get(b, off + len - 4) & 0xFFFFFFFFL;
+            h = (first << 32 | last) * 0x9E3779B97F4A7C15L;
         } else {
             long v = 0;
             for (int i = 0; i < len; i++) {
                 v = (v << 8) | (b[off + i] & 0xFF);
             }
-            h = (h ^ v) * 0xC2B2AE3D27D4EB4FL;
+            h = v * 0x9E3779B97F4A7C15L;
         }
-        h ^= h >>> 32;
-        h *= 0x9E3779B97F4A7C15L;
+        h += len;
+        h ^= h >>> 29;
+        h *= 0xC2B2AE3D27D4EB4FL;
         return (int) (h >>> 32);
     }
 }

@@ -56,11 +56,18 @@ final class WireReader {
         return new EventDecodeException(reason, position(), message);
     }
 
+    // The hot readers below are kept small, their failures in separate methods, so that the JIT
+    // inlines them into the recursive JSON reader.
+
     int u8() {
         if (pos >= end) {
-            throw error(Reason.TRUNCATED, "expected a byte");
+            throw truncated();
         }
         return buf[pos++] & 0xFF;
+    }
+
+    private EventDecodeException truncated() {
+        return error(Reason.TRUNCATED, "expected a byte");
     }
 
     /**
@@ -72,6 +79,10 @@ final class WireReader {
         if (pos < end && buf[pos] >= 0) {
             return buf[pos++]; // one byte: most lengths, counts, references and tags
         }
+        return longVarint();
+    }
+
+    private long longVarint() {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             int b = u8();
@@ -101,11 +112,15 @@ final class WireReader {
      */
     int count(int minBytesEach, String what) {
         long n = varint();
-        long left = end - pos;
-        if (n < 0 || n > left / minBytesEach) {
-            throw error(Reason.MALFORMED, what + " " + Long.toUnsignedString(n) + " exceeds what the " + left + " bytes left can hold");
+        int left = end - pos;
+        if (n < 0 || n > left || n * minBytesEach > left) { // n <= left < 2^31: the product cannot overflow
+            throw tooLarge(what, n, left);
         }
         return (int) n;
+    }
+
+    private EventDecodeException tooLarge(String what, long n, int left) {
+        return error(Reason.MALFORMED, what + " " + Long.toUnsignedString(n) + " exceeds what the " + left + " bytes left can hold");
     }
 
     boolean bool() {
