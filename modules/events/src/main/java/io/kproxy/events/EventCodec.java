@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * The versioned binary codec of event-log records. Why this encoding (and not JSON or a generic
@@ -140,6 +141,28 @@ public final class EventCodec {
             throw r.error(Reason.TRAILING_BYTES, (len - r.position()) + " bytes after a complete " + type);
         }
         return new Envelope(offset, at, source, event);
+    }
+
+    /**
+     * Decodes a batch of records, on up to {@code parallelism} threads: the calling thread and
+     * tasks handed to {@code executor} (each task decodes a contiguous run of the batch; runs of
+     * fewer than 32 records are not split off). For replays, where decoding is the cost and the
+     * records are independent. The outcome is exactly that of decoding the records one by one in
+     * order: the same envelopes, or the failure of the first record that does not decode.
+     *
+     * <p>Blocks until every run is done. Pure apart from the threads it borrows; when the
+     * executor refuses a task, the calling thread decodes that run itself. The records' bytes
+     * must not change until this returns.
+     *
+     * @param records     the records, in the order wanted back; not null, no null element
+     * @param executor    runs the runs after the first; e.g. a pool sized for replay
+     * @param parallelism at most this many runs (1: all on the calling thread)
+     * @return the envelopes in the order of {@code records}; immutable
+     * @throws BatchDecodeException when a record cannot be decoded: which one, why (its
+     *         {@link EventDecodeException}) and the envelopes before it
+     */
+    public static List<Envelope> decodeAll(List<RawRecord> records, Executor executor, int parallelism) {
+        return BatchDecoder.decodeAll(records, executor, parallelism);
     }
 
     /** The event type of a record without decoding the rest; for counting and filtering. */
