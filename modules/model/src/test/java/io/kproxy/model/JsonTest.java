@@ -41,6 +41,16 @@ class JsonTest {
         reversed.forEach(k -> r.put(k, m.get(k)));
         assertThat(new Json.Obj(r)).isEqualTo(big).hasSameHashCodeAs(big);
         assertThat(big.fields()).isEqualTo(m);
+        // keys with equal hashes ("Aa", "BB", "AaAa", "BBBB", "AaBB" ...) all stay reachable in the index
+        LinkedHashMap<String, Json> colliding = new LinkedHashMap<>();
+        String[] parts = {"Aa", "BB"};
+        for (int i = 0; i < 16; i++) {
+            colliding.put(parts[i & 1] + parts[(i >> 1) & 1] + parts[(i >> 2) & 1] + parts[(i >> 3) & 1], Json.of(i));
+        }
+        Json.Obj c = new Json.Obj(colliding);
+        colliding.forEach((k, v) -> assertThat(c.field(k)).contains(v));
+        assertThat(c.field("AaAaAaA")).isEmpty();
+        assertThat(c.fields().get(null)).isNull();
     }
 
     @Test
