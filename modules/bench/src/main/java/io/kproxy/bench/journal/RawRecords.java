@@ -5,13 +5,13 @@ import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.local.JournalReader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * Reads a journal's records undecoded (frames and checksums checked), each payload copied out of
- * the reader's reusable buffer into a {@link RawRecord}: the first half of the batch read path a
- * parallel replay needs, which the journal does not offer yet (its {@code read} decodes on the
+ * the reader's reusable buffer into one arena per batch, which the next batch reuses (decoded
+ * envelopes never point into the bytes): the first half of the batch read path a parallel
+ * replay needs, which the journal does not offer yet (its {@code read} decodes on the
  * calling thread). Until it does, the benchmark reaches the journal's own reader, whose accessor
  * is package-private, by reflection; that works on the class path the benchmarks run on. Not
  * thread-safe.
@@ -19,6 +19,8 @@ import java.util.List;
 final class RawRecords {
 
     private final JournalReader reader;
+    private byte[] arena = new byte[1 << 20];
+    private int used;
 
     RawRecords(LocalJournal journal) {
         try {
@@ -30,10 +32,20 @@ final class RawRecords {
         }
     }
 
-    /** Appends the records {@code [from, to)} to {@code out}. */
+    /**
+     * Appends the records {@code [from, to)} to {@code out}. Their bytes stay valid until the next
+     * call: decode them before reading the next batch.
+     */
     void read(long from, long to, List<RawRecord> out) {
+        used = 0;
         reader.scan(from, to, (offset, bytes, off, len) -> {
-            out.add(new RawRecord(offset, Arrays.copyOfRange(bytes, off, off + len)));
+            if (arena.length - used < len) {
+                arena = new byte[Math.max(arena.length * 2, len)]; // records already read keep the old one
+                used = 0;
+            }
+            System.arraycopy(bytes, off, arena, used, len);
+            out.add(new RawRecord(offset, arena, used, len));
+            used += len;
             return true;
         });
     }
