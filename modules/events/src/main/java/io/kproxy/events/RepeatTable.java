@@ -39,8 +39,8 @@ final class RepeatTable {
     }
 
     /**
-     * Appends {@code buf[off, off+len)} and returns true, or
-     * returns false (and changes nothing) when the same bytes are already present.
+     * Appends {@code buf[off, off+len)} as entry {@link #size()} and returns true, or returns
+     * false (and changes nothing) when the same bytes are already present.
      */
     boolean add(int off, int len) {
         int mask = slots.length - 1;
