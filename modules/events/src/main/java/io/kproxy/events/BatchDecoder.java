@@ -3,120 +3,119 @@ package io.kproxy.events;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@link EventCodec#decodeAll}: the batch is cut into contiguous runs of about equal byte size,
- * the calling thread decodes the first, the executor the others, each into its own part of one
- * result array. A run stops at its first failure; after all runs are done the earliest failure
- * in batch order wins, so the outcome is exactly that of decoding the records one by one.
+ * {@link EventCodec#decodeAll}: the batch is cut into chunks of contiguous records that the
+ * calling thread and up to {@code parallelism - 1} executor tasks take one at a time, each
+ * decoding into its own part of one result array. Taking chunks rather than fixed halves keeps
+ * every thread busy when one of them runs slower (another process holds its core), and the
+ * caller never waits for a task that has not started: it waits only for chunks already taken. A
+ * chunk stops at its first failure; the earliest failure in batch order wins, so the outcome is
+ * exactly that of decoding the records one by one. Not a public type; one instance per call.
  */
 final class BatchDecoder {
 
-    /** Below this many records per run, handing runs to other threads costs more than it saves. */
-    static final int MIN_RECORDS_PER_RUN = 32;
+    /** Below this many records per chunk, handing chunks to other threads costs more than it saves. */
+    static final int MIN_CHUNK = 32;
+    /** Chunks per thread: enough for a fast thread to take over a slow one's share. */
+    private static final int CHUNKS_PER_THREAD = 8;
 
-    private BatchDecoder() {
+    private final RawRecord[] in;
+    private final Envelope[] out;
+    private final int chunk;
+    private final int chunks;
+    private final AtomicInteger next = new AtomicInteger();
+    private final CountDownLatch done;
+    /** Per chunk: the index of the record that failed (or -1) and why. */
+    private final int[] failedAt;
+    private final Throwable[] failures;
+
+    private BatchDecoder(RawRecord[] in, int parallelism) {
+        this.in = in;
+        this.out = new Envelope[in.length];
+        this.chunk = Math.max(MIN_CHUNK, -Math.floorDiv(-in.length, parallelism * CHUNKS_PER_THREAD));
+        this.chunks = -Math.floorDiv(-in.length, chunk);
+        this.done = new CountDownLatch(chunks);
+        this.failedAt = new int[chunks];
+        this.failures = new Throwable[chunks];
+        Arrays.fill(failedAt, -1);
     }
 
     static List<Envelope> decodeAll(List<RawRecord> records, Executor executor, int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
         }
-        RawRecord[] in = records.toArray(new RawRecord[0]);
-        Envelope[] out = new Envelope[in.length];
-        int runs = Math.min(parallelism, Math.max(1, in.length / MIN_RECORDS_PER_RUN));
-        int[] bounds = cut(in, runs);
-        Run[] tasks = new Run[runs];
-        CompletableFuture<?>[] others = new CompletableFuture<?>[runs - 1];
-        for (int r = 0; r < runs; r++) {
-            tasks[r] = new Run(in, out, bounds[r], bounds[r + 1]);
-        }
-        for (int r = 1; r < runs; r++) {
-            others[r - 1] = submit(tasks[r], executor);
-        }
-        tasks[0].run();
-        for (CompletableFuture<?> f : others) {
-            f.join(); // a Run never completes exceptionally: it keeps its failure
-        }
-        for (Run t : tasks) {
-            if (t.failure != null) {
-                RawRecord bad = in[t.failedAt];
-                List<Envelope> before = Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(out, t.failedAt)));
-                throw new BatchDecodeException(t.failedAt, bad.offset(), before, t.failure);
-            }
-            if (t.bug != null) {
-                throw t.bug;
-            }
-        }
-        return Collections.unmodifiableList(Arrays.asList(out));
-    }
-
-    /** Run boundaries: {@code runs + 1} indexes, cutting the batch into runs of about equal bytes. */
-    static int[] cut(RawRecord[] in, int runs) {
-        long total = 0;
-        for (RawRecord r : in) {
-            total += r.len();
-        }
-        int[] bounds = new int[runs + 1];
-        bounds[runs] = in.length;
-        long sum = 0;
-        int r = 1;
-        for (int i = 0; i < in.length && r < runs; i++) {
-            sum += in[i].len();
-            if (sum * runs >= total * r) {
-                bounds[r++] = i + 1;
-            }
-        }
-        while (r < runs) {
-            bounds[r++] = in.length;
-        }
-        return bounds;
-    }
-
-    /** Runs {@code run} on the executor; in the caller when the executor refuses it. */
-    private static CompletableFuture<?> submit(Run run, Executor executor) {
-        try {
-            return CompletableFuture.runAsync(run, executor);
-        } catch (RejectedExecutionException e) {
-            run.run();
-            return CompletableFuture.completedFuture(null);
-        }
-    }
-
-    /** Decodes {@code in[from, to)} into {@code out}, stopping at the first failure, which it keeps. */
-    private static final class Run implements Runnable {
-        private final RawRecord[] in;
-        private final Envelope[] out;
-        private final int from;
-        private final int to;
-        private EventDecodeException failure;
-        private RuntimeException bug;
-        private int failedAt = -1;
-
-        Run(RawRecord[] in, Envelope[] out, int from, int to) {
-            this.in = in;
-            this.out = out;
-            this.from = from;
-            this.to = to;
-        }
-
-        @Override
-        public void run() {
-            int i = from;
+        BatchDecoder b = new BatchDecoder(records.toArray(new RawRecord[0]), parallelism);
+        int helpers = Math.min(parallelism, b.chunks) - 1;
+        for (int h = 0; h < helpers; h++) {
             try {
-                for (; i < to; i++) {
+                executor.execute(b::work);
+            } catch (RejectedExecutionException e) {
+                break; // the caller takes the chunks itself
+            }
+        }
+        b.work();
+        b.awaitChunks();
+        return b.outcome();
+    }
+
+    /** Takes chunks until none is left. */
+    private void work() {
+        for (int c; (c = next.getAndIncrement()) < chunks; ) {
+            int i = c * chunk;
+            try {
+                for (int to = Math.min(in.length, i + chunk); i < to; i++) {
                     RawRecord r = in[i];
                     out[i] = EventCodec.decode(r.offset(), r.bytes(), r.off(), r.len());
                 }
-            } catch (EventDecodeException e) {
-                failure = e;
-                failedAt = i;
-            } catch (RuntimeException e) {
-                bug = e; // not a decoding outcome: rethrown to the caller as it is
+            } catch (Throwable t) { // kept, and rethrown to the caller by outcome(): no thread may die silently
+                failedAt[c] = i;
+                failures[c] = t;
+            } finally {
+                done.countDown();
             }
         }
+    }
+
+    /** Waits until every chunk is decoded; an interrupt is kept for the caller, not acted on. */
+    private void awaitChunks() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                done.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private List<Envelope> outcome() {
+        for (int c = 0; c < chunks; c++) {
+            Throwable t = failures[c];
+            if (t == null) {
+                continue;
+            }
+            if (t instanceof EventDecodeException e) {
+                int i = failedAt[c];
+                List<Envelope> before = Collections.unmodifiableList(Arrays.asList(Arrays.copyOf(out, i)));
+                throw new BatchDecodeException(i, in[i].offset(), before, e);
+            }
+            if (t instanceof RuntimeException e) {
+                throw e; // not a decoding outcome (a bug): as it is
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException("decoding threw " + t, t);
+        }
+        return Collections.unmodifiableList(Arrays.asList(out));
     }
 }

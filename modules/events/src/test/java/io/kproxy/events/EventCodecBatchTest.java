@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.kproxy.model.InvalidValueException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -101,23 +102,46 @@ class EventCodecBatchTest {
             throw new RejectedExecutionException("full");
         }, 4);
         assertThat(got).isEqualTo(oneByOne(in));
-        assertThat(refused).hasValue(3);
+        assertThat(refused).hasValue(1); // after one refusal the caller stops asking
         assertThatThrownBy(() -> EventCodec.decodeAll(in, pool, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
-    void runsCarryAboutEqualBytes() {
-        RawRecord[] in = new RawRecord[200];
-        for (int i = 0; i < in.length; i++) {
-            in[i] = new RawRecord(i, new byte[i < 100 ? 10 : 1000]); // small ones first, then large ones
-        }
-        int[] bounds = BatchDecoder.cut(in, 4);
-        assertThat(bounds[0]).isZero();
-        assertThat(bounds[4]).isEqualTo(200);
-        for (int r = 0; r < 4; r++) {
-            assertThat(bounds[r]).isLessThanOrEqualTo(bounds[r + 1]);
-            long bytes = Arrays.stream(in, bounds[r], bounds[r + 1]).mapToLong(RawRecord::len).sum();
-            assertThat(bytes).as("run %d of %s", r, Arrays.toString(bounds)).isBetween(25_000L, 26_500L);
+    void theCallerNeverWaitsForATaskThatHasNotStarted() {
+        List<RawRecord> in = records(12, 500);
+        List<Runnable> queued = new ArrayList<>();
+        List<Envelope> got = EventCodec.decodeAll(in, queued::add, 4); // an executor that runs nothing (yet)
+        assertThat(got).isEqualTo(oneByOne(in));
+        assertThat(queued).hasSize(3);
+        queued.forEach(Runnable::run); // late tasks find no chunk left and change nothing
+        assertThat(got).isEqualTo(oneByOne(in));
+    }
+
+    @Test
+    void aSlowHelperDoesNotHoldUpTheOthers() {
+        List<RawRecord> in = records(13, 2_000);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger submitted = new AtomicInteger();
+        Executor slowFirst = task -> {
+            if (submitted.getAndIncrement() == 0) {
+                pool.execute(() -> {
+                    awaitQuietly(release); // starts only after the batch is done
+                    task.run();
+                });
+            } else {
+                pool.execute(task);
+            }
+        };
+        List<Envelope> got = EventCodec.decodeAll(in, slowFirst, 3);
+        release.countDown();
+        assertThat(got).isEqualTo(oneByOne(in));
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
