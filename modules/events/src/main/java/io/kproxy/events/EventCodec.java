@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * The versioned binary codec of event-log records. Why this encoding (and not JSON or a generic
@@ -140,6 +141,31 @@ public final class EventCodec {
             throw r.error(Reason.TRAILING_BYTES, (len - r.position()) + " bytes after a complete " + type);
         }
         return new Envelope(offset, at, source, event);
+    }
+
+    /**
+     * Decodes a batch of records on up to {@code parallelism} threads: the calling thread and up
+     * to {@code parallelism - 1} tasks handed to {@code executor}, which take chunks of
+     * contiguous records (at least 32) until none is left. For replays, where decoding is the
+     * cost and the records are independent. The outcome is exactly that of decoding the records
+     * one by one in order: the same envelopes, or the failure of the first record that does not
+     * decode.
+     *
+     * <p>Blocks until every chunk is decoded, but never waits for a task that has not started (a
+     * busy executor only means the caller decodes more itself); a task that starts late finds
+     * nothing left and ends. When the executor refuses a task, the caller asks no more. An
+     * interrupt does not stop decoding; the thread's interrupt status is kept. Pure apart from
+     * the threads it borrows. The records' bytes must not change until this returns.
+     *
+     * @param records     the records, in the order wanted back; not null, no null element
+     * @param executor    runs the helper tasks; e.g. a small pool kept for replays
+     * @param parallelism threads at most, the caller included (1: all on the calling thread)
+     * @return the envelopes in the order of {@code records}; immutable
+     * @throws BatchDecodeException when a record cannot be decoded: which one, why (its
+     *         {@link EventDecodeException}) and the envelopes before it
+     */
+    public static List<Envelope> decodeAll(List<RawRecord> records, Executor executor, int parallelism) {
+        return BatchDecoder.decodeAll(records, executor, parallelism);
     }
 
     /** The event type of a record without decoding the rest; for counting and filtering. */

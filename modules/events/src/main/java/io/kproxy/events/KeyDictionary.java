@@ -36,6 +36,9 @@ final class KeyDictionary {
             "service.kubernetes.io/service-proxy-name", "service.kubernetes.io/headless", "app",
             "app.kubernetes.io/name");
 
+    /** {@link #V1} as an array: the decoder looks keys up by index for every field it reads. */
+    private static final String[] KEYS = V1.toArray(new String[0]);
+
     private static final Map<String, Integer> INDEX = new HashMap<>();
 
     static {
@@ -47,6 +50,16 @@ final class KeyDictionary {
     }
 
     private KeyDictionary() {
+    }
+
+    /** The number of keys in the dictionary. */
+    static int size() {
+        return KEYS.length;
+    }
+
+    /** The key at {@code index}, which must be in {@code [0, size())}. */
+    static String get(int index) {
+        return KEYS[index];
     }
 
     /** Index of {@code key} in the dictionary, or -1. */

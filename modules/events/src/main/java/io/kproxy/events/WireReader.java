@@ -1,6 +1,7 @@
 package io.kproxy.events;
 
 import io.kproxy.events.EventDecodeException.Reason;
+import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -8,12 +9,8 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Reads what {@link WireWriter} writes, checking every length and tag against the bytes that
@@ -28,12 +25,10 @@ final class WireReader {
     private final int start;
     private final int end;
     private int pos;
+    private RepeatTable keyTable;
     private String[] keys;
-    private Set<String> keySet;
-    private int keyCount;
-    private String[] values;
-    private Set<String> valueSet;
-    private int valueCount;
+    private RepeatTable valueTable;
+    private Json.Str[] values;
 
     WireReader(byte[] buf, int off, int len) {
         if (off < 0 || len < 0 || off + len > buf.length) {
@@ -61,11 +56,18 @@ final class WireReader {
         return new EventDecodeException(reason, position(), message);
     }
 
+    // The hot readers below are kept small, their failures in separate methods, so that the JIT
+    // inlines them into the recursive JSON reader.
+
     int u8() {
         if (pos >= end) {
-            throw error(Reason.TRUNCATED, "expected a byte");
+            throw truncated();
         }
         return buf[pos++] & 0xFF;
+    }
+
+    private EventDecodeException truncated() {
+        return error(Reason.TRUNCATED, "expected a byte");
     }
 
     /**
@@ -74,6 +76,13 @@ final class WireReader {
      * other bytes, and every record has exactly one encoding.
      */
     long varint() {
+        if (pos < end && buf[pos] >= 0) {
+            return buf[pos++]; // one byte: most lengths, counts, references and tags
+        }
+        return longVarint();
+    }
+
+    private long longVarint() {
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             int b = u8();
@@ -103,11 +112,15 @@ final class WireReader {
      */
     int count(int minBytesEach, String what) {
         long n = varint();
-        long left = end - pos;
-        if (n < 0 || n > left / minBytesEach) {
-            throw error(Reason.MALFORMED, what + " " + Long.toUnsignedString(n) + " exceeds what the " + left + " bytes left can hold");
+        int left = end - pos;
+        if (n < 0 || n > left || n * minBytesEach > left) { // n <= left < 2^31: the product cannot overflow
+            throw tooLarge(what, n, left);
         }
         return (int) n;
+    }
+
+    private EventDecodeException tooLarge(String what, long n, int left) {
+        return error(Reason.MALFORMED, what + " " + Long.toUnsignedString(n) + " exceeds what the " + left + " bytes left can hold");
     }
 
     boolean bool() {
@@ -133,12 +146,22 @@ final class WireReader {
         int n = count(1, "string length");
         int from = pos;
         pos += n;
-        for (int i = from; i < from + n; i++) {
-            if (buf[i] < 0) {
-                return utf8(from, n);
-            }
+        return text(from, n);
+    }
+
+    /**
+     * {@code buf[from, from+n)} as strict UTF-8. The JDK decodes ASCII on a vectorized fast path
+     * but replaces malformed bytes with U+FFFD instead of failing; the result has exactly
+     * {@code n} chars and no U+FFFD only when every byte was ASCII (valid non-ASCII sequences
+     * are longer than the chars they encode, malformed bytes turn into U+FFFD). Anything else is
+     * decoded again, strictly.
+     */
+    private String text(int from, int n) {
+        String s = new String(buf, from, n, StandardCharsets.UTF_8);
+        if (s.length() == n && s.indexOf('\uFFFD') < 0) {
+            return s;
         }
-        return new String(buf, from, n, StandardCharsets.ISO_8859_1);
+        return utf8(from, n);
     }
 
     private String utf8(int from, int n) {
@@ -174,42 +197,93 @@ final class WireReader {
                 }
                 yield new Json.Dec(d);
             }
-            case WireWriter.J_STR -> {
-                int at = position();
-                String s = string();
-                if (s.length() <= WireWriter.MAX_INTERNED) {
-                    addValue(s, at);
-                }
-                yield new Json.Str(s);
-            }
+            case WireWriter.J_STR -> stringValue();
             case WireWriter.J_STR_REF -> {
                 long i = varint();
-                if (i < 0 || i >= valueCount) {
+                if (i < 0 || valueTable == null || i >= valueTable.size()) {
                     throw error(Reason.MALFORMED, "string reference " + i + " out of range");
                 }
-                yield new Json.Str(values[(int) i]);
+                yield values[(int) i];
             }
-            case WireWriter.J_ARR -> {
-                int n = count(1, "array size");
-                List<Json> items = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    items.add(json(depth + 1));
-                }
-                yield new Json.Arr(items);
-            }
-            case WireWriter.J_OBJ -> {
-                int n = count(2, "object size");
-                LinkedHashMap<String, Json> fields = LinkedHashMap.newLinkedHashMap(n);
-                for (int i = 0; i < n; i++) {
-                    String k = key();
-                    if (fields.put(k, json(depth + 1)) != null) {
-                        throw error(Reason.MALFORMED, "duplicate object key \"" + k + "\"");
-                    }
-                }
-                yield new Json.Obj(fields);
-            }
+            case WireWriter.J_ARR -> array(depth);
+            case WireWriter.J_OBJ -> object(depth);
             default -> throw new EventDecodeException(Reason.MALFORMED, position() - 1, "unknown JSON tag " + tag);
         };
+    }
+
+    /**
+     * Lists of up to two items are built by {@code List.of}, larger ones from one array that
+     * {@code List.of} copies once; {@link Json.Arr} keeps either without another copy.
+     */
+    private Json array(int depth) {
+        int n = count(1, "array size");
+        return switch (n) {
+            case 0 -> Json.Arr.EMPTY;
+            case 1 -> new Json.Arr(List.of(json(depth + 1)));
+            case 2 -> {
+                Json first = json(depth + 1);
+                yield new Json.Arr(List.of(first, json(depth + 1)));
+            }
+            default -> {
+                Json[] items = new Json[n];
+                for (int i = 0; i < n; i++) {
+                    items[i] = json(depth + 1);
+                }
+                yield new Json.Arr(List.of(items));
+            }
+        };
+    }
+
+    /**
+     * An object read into two fresh arrays that {@link Json.Obj#ofOwnedArrays} adopts. It also
+     * refuses a key that occurs twice, and its exception is reported as malformed input.
+     */
+    private Json object(int depth) {
+        int n = count(2, "object size");
+        if (n == 0) {
+            return Json.Obj.EMPTY;
+        }
+        String[] keys = new String[n];
+        Json[] fields = new Json[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = key();
+            fields[i] = json(depth + 1);
+        }
+        try {
+            return Json.Obj.ofOwnedArrays(keys, fields);
+        } catch (InvalidValueException e) {
+            throw new EventDecodeException(Reason.MALFORMED, position(), "object: " + e.getMessage(), e);
+        }
+    }
+
+    /** A string value; a short one joins the repeat table, and a second literal of it is refused (see {@link #key}). */
+    private Json.Str stringValue() {
+        int at = position();
+        int n = count(1, "string length");
+        int from = pos;
+        pos += n;
+        Json.Str node = new Json.Str(text(from, n));
+        if (node.value().length() <= WireWriter.MAX_INTERNED) {
+            enter(node, from, n, at);
+        }
+        return node;
+    }
+
+    private void enter(Json.Str node, int from, int n, int at) {
+        if (valueTable == null) {
+            // about one short string per 24 bytes in Kubernetes objects (measured on EndpointSlices)
+            int expected = Math.min(256, (end - pos) / 24);
+            valueTable = new RepeatTable(buf, expected);
+            values = new Json.Str[Math.max(8, expected)];
+        }
+        if (!valueTable.add(from, n)) {
+            throw new EventDecodeException(Reason.MALFORMED, at, "string \"" + node.value() + "\" written literally twice");
+        }
+        int i = valueTable.size() - 1;
+        if (i == values.length) {
+            values = Arrays.copyOf(values, i * 2);
+        }
+        values[i] = node; // a reference shares the node: it is immutable
     }
 
     /**
@@ -221,42 +295,34 @@ final class WireReader {
     private String key() {
         int at = position();
         long ref = varint();
-        int dict = KeyDictionary.V1.size();
+        int dict = KeyDictionary.size();
         if (ref == 0) {
-            String k = string();
+            int n = count(1, "string length");
+            int from = pos;
+            pos += n;
+            String k = text(from, n);
             if (KeyDictionary.indexOf(k) >= 0) {
                 throw new EventDecodeException(Reason.MALFORMED, at, "dictionary key \"" + k + "\" written literally");
             }
-            if (keySet == null) {
-                keySet = new HashSet<>();
-                keys = new String[8];
-            } else if (keyCount == keys.length) {
-                keys = Arrays.copyOf(keys, keyCount * 2);
+            if (keyTable == null) {
+                keyTable = new RepeatTable(buf, 8);
+                keys = new String[16];
             }
-            if (!keySet.add(k)) {
+            if (!keyTable.add(from, n)) {
                 throw new EventDecodeException(Reason.MALFORMED, at, "key \"" + k + "\" written literally twice");
             }
-            keys[keyCount++] = k;
+            int i = keyTable.size() - 1;
+            if (i == keys.length) {
+                keys = Arrays.copyOf(keys, i * 2);
+            }
+            keys[i] = k;
             return k;
         }
-        if (ref < 0 || ref > dict + keyCount) {
+        int literal = keyTable == null ? 0 : keyTable.size();
+        if (ref < 0 || ref > dict + literal) {
             throw new EventDecodeException(Reason.MALFORMED, at, "key reference " + Long.toUnsignedString(ref) + " out of range");
         }
         int i = (int) ref - 1;
-        return i < dict ? KeyDictionary.V1.get(i) : keys[i - dict];
-    }
-
-    /** Enters a short string value in the repeat table; a second literal of it is refused (see {@link #key}). */
-    private void addValue(String s, int at) {
-        if (valueSet == null) {
-            valueSet = new HashSet<>();
-            values = new String[8];
-        } else if (valueCount == values.length) {
-            values = Arrays.copyOf(values, valueCount * 2);
-        }
-        if (!valueSet.add(s)) {
-            throw new EventDecodeException(Reason.MALFORMED, at, "string \"" + s + "\" written literally twice");
-        }
-        values[valueCount++] = s;
+        return i < dict ? KeyDictionary.get(i) : keys[i - dict];
     }
 }

@@ -26,6 +26,25 @@ public sealed interface Json permits Json.Obj, Json.Arr, Json.Str, Json.Int, Jso
             fields = OrderedFields.of(fields);
         }
 
+        /**
+         * An object over {@code keys[i] -> values[i]}, in that order, that adopts both arrays
+         * instead of copying them: for decoders that build trees from bytes (the event codec reads
+         * a million of them per replay), where the copy into a map and out again costs more than
+         * the decoding. The caller hands the arrays over: it must have created them for this call
+         * and must never read, write or share them afterwards, since the object stays immutable
+         * only as long as nobody else holds them. Everything else is checked as for the
+         * constructor. Returns {@link #EMPTY} for two empty arrays.
+         *
+         * @throws InvalidValueException when the lengths differ, an element is null or a key
+         *         occurs twice
+         */
+        public static Obj ofOwnedArrays(String[] keys, Json[] values) {
+            if (keys.length == 0 && values.length == 0) {
+                return EMPTY;
+            }
+            return new Obj(OrderedFields.adopt(keys, values));
+        }
+
         public Optional<Json> field(String key) {
             return Optional.ofNullable(fields.get(key));
         }

@@ -41,6 +41,16 @@ class JsonTest {
         reversed.forEach(k -> r.put(k, m.get(k)));
         assertThat(new Json.Obj(r)).isEqualTo(big).hasSameHashCodeAs(big);
         assertThat(big.fields()).isEqualTo(m);
+        // keys with equal hashes ("Aa", "BB", "AaAa", "BBBB", "AaBB" ...) all stay reachable in the index
+        LinkedHashMap<String, Json> colliding = new LinkedHashMap<>();
+        String[] parts = {"Aa", "BB"};
+        for (int i = 0; i < 16; i++) {
+            colliding.put(parts[i & 1] + parts[(i >> 1) & 1] + parts[(i >> 2) & 1] + parts[(i >> 3) & 1], Json.of(i));
+        }
+        Json.Obj c = new Json.Obj(colliding);
+        colliding.forEach((k, v) -> assertThat(c.field(k)).contains(v));
+        assertThat(c.field("AaAaAaA")).isEmpty();
+        assertThat(c.fields().get(null)).isNull();
     }
 
     @Test
@@ -128,5 +138,46 @@ class JsonTest {
         assertThat(Json.obj()).isEqualTo(Json.Obj.EMPTY);
         assertThat(Json.arr()).isEqualTo(Json.Arr.EMPTY);
         assertThat(Json.Obj.EMPTY).isNotEqualTo(Json.Arr.EMPTY);
+    }
+
+    @Test
+    void ownedArraysMakeTheSameObjectAsAMap() {
+        Json.Obj adopted = Json.Obj.ofOwnedArrays(new String[] {"b", "a"}, new Json[] {Json.of("x"), Json.of(1)});
+        Json.Obj built = Json.obj("b", Json.of("x"), "a", Json.of(1));
+        assertThat(adopted).isEqualTo(built).hasSameHashCodeAs(built);
+        assertThat(adopted.fields().keySet()).containsExactly("b", "a");
+        assertThat(adopted.integer("a")).contains(1L);
+        assertThat(Json.Obj.ofOwnedArrays(new String[0], new Json[0])).isSameAs(Json.Obj.EMPTY);
+        assertThatThrownBy(() -> adopted.fields().put("c", Json.of(3))).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void ownedArraysAreCheckedLikeAMap() {
+        assertThatThrownBy(() -> Json.Obj.ofOwnedArrays(new String[] {"a"}, new Json[0]))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("one value per key");
+        assertThatThrownBy(() -> Json.Obj.ofOwnedArrays(new String[] {"a", null}, new Json[] {Json.of(1), Json.of(2)}))
+                .isInstanceOf(InvalidValueException.class);
+        assertThatThrownBy(() -> Json.Obj.ofOwnedArrays(new String[] {"a"}, new Json[] {null}))
+                .isInstanceOf(InvalidValueException.class);
+        // duplicates in small objects (hash bit filter, then a scan), including keys whose hashes share
+        // their low six bits ("Aa" and "BB" have equal hashes), and in large (indexed) ones
+        assertThatThrownBy(() -> Json.Obj.ofOwnedArrays(new String[] {"x", "a", "x"}, new Json[] {Json.of(1), Json.of(2), Json.of(3)}))
+                .isInstanceOf(InvalidValueException.class).hasMessageContaining("each key once");
+        assertThatThrownBy(() -> Json.Obj.ofOwnedArrays(new String[] {"a", new String("a")}, new Json[] {Json.of(1), Json.of(2)}))
+                .isInstanceOf(InvalidValueException.class);
+        Json.Obj colliding = Json.Obj.ofOwnedArrays(new String[] {"Aa", "BB"}, new Json[] {Json.of(1), Json.of(2)});
+        assertThat(colliding.integer("BB")).contains(2L);
+        for (int n : new int[] {12, 13, 40}) {
+            String[] keys = new String[n];
+            Json[] values = new Json[n];
+            for (int i = 0; i < n; i++) {
+                keys[i] = "k" + i;
+                values[i] = Json.of(i);
+            }
+            assertThat(Json.Obj.ofOwnedArrays(keys.clone(), values.clone()).integer("k" + (n - 1))).contains(n - 1L);
+            keys[n - 1] = "k0";
+            assertThatThrownBy(() -> Json.Obj.ofOwnedArrays(keys, values)).as("n=%d", n)
+                    .isInstanceOf(InvalidValueException.class).hasMessageContaining("each key once");
+        }
     }
 }
