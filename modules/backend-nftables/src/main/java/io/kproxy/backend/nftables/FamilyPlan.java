@@ -1,5 +1,7 @@
 package io.kproxy.backend.nftables;
 
+import io.kproxy.backend.RulesetHash;
+import io.kproxy.backend.RulesetHash.Digest;
 import io.kproxy.backend.nftables.NftElement.ElementKey;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
@@ -9,9 +11,11 @@ import java.util.Set;
 
 /**
  * One family's desired table: the base ruleset, every service port's fragment, and indexes of
- * the objects those fragments hold (chains, verdict maps, affinity sets, shared elements). All
- * maps are persistent, so a plan derived from another by a few {@link #with} calls shares
- * everything else with it and the diff of the two visits only what changed. Immutable.
+ * the objects those fragments hold (chains, verdict maps, affinity sets, shared elements) and
+ * each fragment's digest for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters
+ * the plan). All maps are persistent, so a plan derived from another by a few {@link #with}
+ * calls shares everything else with it and the diff of the two visits only what changed.
+ * Immutable.
  */
 record FamilyPlan(
         NftFamily family,
@@ -20,11 +24,20 @@ record FamilyPlan(
         PersistentMap<String, NftChain> chains,
         PersistentMap<String, NftServiceMap> maps,
         PersistentMap<String, Integer> affinitySets,
-        PersistentMap<ElementKey, Claims> elements) {
+        PersistentMap<ElementKey, Claims> elements,
+        PersistentMap<ServicePortName, Digest> digests) {
 
     static FamilyPlan empty(NftFamily family, BaseRuleset base) {
         return new FamilyPlan(family, base, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
-                PersistentMap.empty());
+                PersistentMap.empty(), PersistentMap.empty());
+    }
+
+    /** The digest of this family's node-wide part: the base ruleset's commands, as {@link NftPlan#rulesetText()} writes them. */
+    Digest baseDigest() {
+        StringBuilder b = new StringBuilder();
+        base.declarations().forEach(l -> b.append(l).append('\n'));
+        base.rules().forEach(l -> b.append(l).append('\n'));
+        return RulesetHash.digest(b);
     }
 
     /** This plan with {@code name}'s fragment replaced by {@code next}, or removed when {@code next} is null. */
@@ -85,6 +98,7 @@ record FamilyPlan(
             }
         }
         var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
-        return new FamilyPlan(family, base, fr, ch, mp, af, el);
+        var dg = next == null ? digests.minus(name) : digests.plus(name, RulesetHash.digest(Commands.partText(family, next)));
+        return new FamilyPlan(family, base, fr, ch, mp, af, el, dg);
     }
 }
