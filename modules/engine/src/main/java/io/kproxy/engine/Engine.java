@@ -23,6 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,9 +50,10 @@ import reactor.core.scheduler.Schedulers;
  *       is written to the log's snapshot store, off the fold thread.</li>
  * </ul>
  *
- * <p>Threading: folding runs on the fold scheduler, syncs on the sync scheduler (the backend
- * blocks there), snapshots on the background scheduler, sync records on the {@link Recorder};
- * all given at start and closed by {@link #close()}. Accessors are thread-safe and never block.
+ * <p>Threading: folding runs on the fold scheduler, syncs and the rules-intact probe on the sync
+ * scheduler (the backend blocks there; it must be a single thread), snapshots on the background
+ * scheduler, sync records on the {@link Recorder}; all given at start and closed by
+ * {@link #close()}. Accessors are thread-safe and never block.
  */
 public final class Engine implements AutoCloseable {
 
@@ -89,6 +91,7 @@ public final class Engine implements AutoCloseable {
     private final ProxyMetrics metrics;
     private final ProxyHealth health;
     private final ServiceHealthChecks checks;
+    private final SyncCycle cycle;
     private final SyncRunner runner;
     private final AtomicBoolean snapshotting = new AtomicBoolean();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -96,13 +99,14 @@ public final class Engine implements AutoCloseable {
     private volatile long lastSnapshotOffset;
     private volatile boolean closing;
     private Disposable tail;
+    private Disposable probe;
 
     private Engine(Wiring wiring) {
         this.wiring = wiring;
         this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
-        SyncCycle cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
+        this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
                 health, checks, wiring.recorder());
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
@@ -120,6 +124,14 @@ public final class Engine implements AutoCloseable {
         e.lastSnapshotOffset = loaded.snapshotOffset();
         e.health.nodeEligible(loaded.state().node().node().eligible());
         e.runner.start();
+        // The rules-intact probe at least every sync period (reference rows 41-42), on the sync
+        // scheduler's thread so that it never runs during a sync; it is not a sync itself.
+        long period = wiring.options().syncPeriod().toNanos();
+        e.probe = wiring.sync().schedulePeriodically(() -> {
+            if (!e.closing && e.cycle.probe()) {
+                e.runner.run();
+            }
+        }, period, period, TimeUnit.NANOSECONDS);
         e.tail = wiring.log().tail(loaded.state().offset() + 1).publishOn(wiring.fold(), 256).subscribe(e::onRecord, e::onTailError);
         if (loaded.state().node().synced()) {
             e.queueSync();
@@ -248,6 +260,9 @@ public final class Engine implements AutoCloseable {
         closing = true;
         if (tail != null) {
             tail.dispose();
+        }
+        if (probe != null) {
+            probe.dispose();
         }
         runner.close(timeout);
         wiring.recorder().close(timeout);

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  *   <li>full or partial by {@link FullSyncSchedule}: the first sync and the one after a failure
  *       start from no known kernel state; the hourly one and a node change rewrite everything;</li>
  *   <li>render (incrementally from the last applied plan when there is one), diff, apply;</li>
+ *   <li>before a partial sync, {@link Backend#rulesIntact()}: when the backend's rules are gone
+ *       (the iptables canary, reference row 42) the sync becomes a full one with no last plan;
+ *       the engine also {@link #probe}s every sync period between syncs;</li>
  *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
  *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
  *       sync thread, in generation order), metrics, health, health-check ports, and a follow-up
@@ -44,6 +47,10 @@ import org.slf4j.LoggerFactory;
  *       next sync is a full one, a retry after a Resilience4j exponential backoff (retryable
  *       errors; capped by the sync period) or after the sync period (fatal ones).</li>
  * </ol>
+ *
+ * <p>Everything but the first sync's full render costs O(change): the delta, render and diff
+ * walk only what differs between persistent maps, the ruleset hash comes from per-fragment
+ * digests, and the no-local-endpoints gauges and health-check ports are kept incrementally.
  *
  * <p>Confined to the runner's thread; blocks while the backend applies.
  */
@@ -63,12 +70,14 @@ final class SyncCycle {
     private final IntervalFunction backoff;
     private final Instant startedAt;
     private final Recorder recorder;
+    private final NoLocalEndpoints noLocal = new NoLocalEndpoints();
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
     private FullSyncSchedule schedule = FullSyncSchedule.initial();
     private long generation;
     private int failuresInARow;
+    private boolean rulesGone;
 
     /**
      * @param recorder where the sync records are hashed and appended, in order, off the sync thread
@@ -99,7 +108,14 @@ final class SyncCycle {
         long start = clock.nanoTime();
         StateDelta delta = StateDelta.between(lastNode, target.node());
         boolean full = schedule.fullSyncDue(now, delta.nodeChanged());
-        boolean fromScratch = schedule.lastFullSync().isEmpty() || schedule.lastFailed();
+        if (rulesGone || !full && !rulesIntact()) {
+            // Something else flushed our rules (reference row 42: the iptables canary): the
+            // kernel's state is unknown, so rewrite everything with no last plan.
+            lastApplied = Optional.empty();
+            rulesGone = false;
+            full = true;
+        }
+        boolean fromScratch = lastApplied.isEmpty() || schedule.lastFullSync().isEmpty() || schedule.lastFailed();
         Transaction tx;
         try {
             Plan plan = lastApplied.isPresent() ? backend.renderIncremental(lastApplied.get(), target.node(), delta)
@@ -110,7 +126,9 @@ final class SyncCycle {
             return failed(target, full ? SyncKind.FULL : SyncKind.PARTIAL, now, start, e.toString(), false);
         }
         try {
-            backend.apply(tx);
+            if (!tx.isEmpty()) {
+                backend.apply(tx);
+            }
         } catch (KernelException e) {
             return failed(target, tx.kind(), now, start, e.getMessage(), e.retryable());
         } catch (RuntimeException e) {
@@ -119,7 +137,42 @@ final class SyncCycle {
         return succeeded(target, tx, delta, now, start);
     }
 
+    /**
+     * The periodic probe (every sync period, on the runner's thread, between syncs; upstream's
+     * iptables {@code Monitor}, {@code pkg/util/iptables/iptables.go}): true when the backend's
+     * rules are gone and a sync must be requested, which will then be a full one with no last
+     * plan. Nothing to probe before the first sync or after a failure (the next sync is full
+     * anyway). Not a sync: it does not count against the minimum sync interval.
+     */
+    boolean probe() {
+        if (lastApplied.isEmpty() || rulesGone) {
+            return false;
+        }
+        rulesGone = !rulesIntact();
+        return rulesGone;
+    }
+
+    /**
+     * Asks the backend whether its rules are still in place. A probe that fails counts as "not
+     * intact", as upstream's {@code Monitor} treats a canary it cannot see.
+     */
+    private boolean rulesIntact() {
+        boolean intact;
+        try {
+            intact = backend.rulesIntact();
+        } catch (KernelException | RuntimeException e) {
+            LOG.warn("decision=full-sync reason=\"the rules-intact probe failed\" error=\"{}\"",
+                    String.valueOf(e.getMessage()).replace('"', '\''));
+            return false;
+        }
+        if (!intact) {
+            LOG.warn("decision=full-sync reason=\"the backend's rules are no longer in the kernel (canary gone)\"");
+        }
+        return intact;
+    }
+
     private SyncRunner.Outcome succeeded(DataplaneTarget target, Transaction tx, StateDelta delta, Instant now, long start) {
+        NodeState before = lastNode;
         lastApplied = Optional.of(tx.result());
         lastNode = target.node();
         schedule = schedule.after(tx, now, true);
@@ -128,24 +181,30 @@ final class SyncCycle {
         Duration took = Duration.ofNanos(clock.nanoTime() - start);
         Instant end = clock.now();
         if (!tx.isEmpty()) {
-            // Hashing the whole ruleset costs O(rules) (hundreds of milliseconds at 10,000 Services):
-            // the recorder does it, so the sync thread is free for the next change at once.
+            // The recorder hashes (cheap: per-fragment digests) and appends, off the sync thread.
             long gen = ++generation;
             Plan result = tx.result();
             SyncKind kind = tx.kind();
             record(() -> new SyncApplied(backend.mode(), gen, target.uptoOffset(), kind, result.rulesetHash(), took));
         }
         metrics.syncApplied(tx.kind(), took, end);
-        metrics.noLocalEndpoints(target.node());
+        noLocal.update(before, target.node(), delta.changedPorts());
+        metrics.noLocalEndpoints(noLocal);
         for (PendingChanges.Change c : pending.drainUpTo(target.uptoOffset())) {
             // Upstream ignores trigger times from before the proxy started (endpointschangetracker.go).
             c.triggerTime().filter(t -> t.at().isAfter(startedAt))
                     .ifPresent(t -> metrics.networkProgramming(t.family(), Duration.between(t.at(), end)));
         }
         health.updated();
-        checks.update(target.node());
-        LOG.info("decision=synced kind={} generation={} upto_offset={} operations={} changed_ports={} millis={}", tx.kind(), generation,
-                target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
+        checks.update(target.node(), delta.changedPorts());
+        if (tx.isEmpty() && delta.isEmpty()) {
+            // A request that changed nothing (the hourly run, a follow-up): not a decision worth a line.
+            LOG.debug("decision=synced kind={} generation={} upto_offset={} operations=0 changed_ports=0 millis={}", tx.kind(), generation,
+                    target.uptoOffset(), took.toMillis());
+        } else {
+            LOG.info("decision=synced kind={} generation={} upto_offset={} operations={} changed_ports={} millis={}", tx.kind(),
+                    generation, target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
+        }
         Optional<Duration> followUp = tx.result().nextDeferredWork().map(w -> {
             Duration d = Duration.between(end, w);
             return d.isNegative() ? Duration.ZERO : d;

@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
@@ -59,6 +60,9 @@ final class FakeBackend implements Backend {
     final List<List<ConntrackFilter>> conntrack = new ArrayList<>();
     Function<Transaction, Optional<KernelException>> failure = tx -> Optional.empty();
     Optional<Instant> deferredWork = Optional.empty();
+    /** What {@link #rulesIntact()} answers (or throws); {@link #probes} counts the calls. */
+    Callable<Boolean> intact = () -> true;
+    int probes;
 
     @Override
     public String mode() {
@@ -92,6 +96,8 @@ final class FakeBackend implements Backend {
         }
         FakePlan had = (FakePlan) lastApplied.get();
         List<String> ops = new ArrayList<>();
+        // Deferred work that fell due is done by this transaction (as nftables deletes stale chains).
+        had.nextDeferredWork().filter(w -> !w.isAfter(options.now())).ifPresent(w -> ops.add("deferred " + w));
         had.lines().stream().filter(l -> !want.lines().contains(l)).forEach(l -> ops.add("delete " + l));
         want.lines().stream().filter(l -> !had.lines().contains(l)).forEach(l -> ops.add("add " + l));
         return new Transaction("fake", SyncKind.PARTIAL, ops.size(), String.join("\n", ops), want);
@@ -112,6 +118,18 @@ final class FakeBackend implements Backend {
 
     @Override
     public void cleanup() {
+    }
+
+    @Override
+    public boolean rulesIntact() throws KernelException {
+        probes++;
+        try {
+            return intact.call();
+        } catch (KernelException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override
