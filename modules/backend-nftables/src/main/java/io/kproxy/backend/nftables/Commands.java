@@ -11,8 +11,23 @@ import java.util.function.Predicate;
  */
 final class Commands {
 
-    private final StringBuilder text = new StringBuilder();
+    private final StringBuilder text;
     private int operations;
+
+    Commands() {
+        this(256);
+    }
+
+    /** Room for about {@code chars} characters at once: a full transaction is 14 MB at 10,000 Services. */
+    Commands(int chars) {
+        text = new StringBuilder(chars);
+    }
+
+    /** A guess of a full transaction's size, so that its builder does not grow by doubling. */
+    static int fullSize(FamilyPlan v4, FamilyPlan v6) {
+        long guess = 8_192 + 1_500L * (v4.fragments().size() + v6.fragments().size());
+        return (int) Math.min(guess, Integer.MAX_VALUE - 16);
+    }
 
     void add(String command) {
         text.append(command).append('\n');

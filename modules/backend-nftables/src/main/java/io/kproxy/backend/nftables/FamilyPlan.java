@@ -5,7 +5,9 @@ import io.kproxy.backend.RulesetHash.Digest;
 import io.kproxy.backend.nftables.NftElement.ElementKey;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -30,6 +32,37 @@ record FamilyPlan(
     static FamilyPlan empty(NftFamily family, BaseRuleset base) {
         return new FamilyPlan(family, base, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
                 PersistentMap.empty(), PersistentMap.empty());
+    }
+
+    /**
+     * The plan holding {@code inOrder} (distinct service ports, ascending): equal to
+     * {@link #with} applied to each in turn on {@link #empty}, without its bookkeeping for
+     * replaced fragments (the full render of 10,000 Services).
+     */
+    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder) {
+        PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
+        PersistentMap<String, NftChain> ch = PersistentMap.empty();
+        PersistentMap<String, NftServiceMap> mp = PersistentMap.empty();
+        PersistentMap<String, Integer> af = PersistentMap.empty();
+        PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
+        Map<ElementKey, Claims> claims = new HashMap<>();
+        for (PortFragment p : inOrder) {
+            fr = fr.plus(p.name(), p);
+            for (NftChain c : p.chains()) {
+                ch = ch.plus(c.name(), c);
+            }
+            for (NftServiceMap m : p.maps()) {
+                mp = mp.plus(m.name(), m);
+            }
+            for (Map.Entry<String, Integer> a : p.affinitySets().entrySet()) {
+                af = af.plus(a.getKey(), a.getValue());
+            }
+            for (NftElement e : p.elements()) {
+                claims.merge(e.id(), Claims.of(p.name(), e), (had, ignored) -> had.plus(p.name(), e));
+            }
+            dg = dg.plus(p.name(), RulesetHash.digest(Commands.partText(family, p)));
+        }
+        return new FamilyPlan(family, base, fr, ch, mp, af, PersistentMap.copyOf(claims), dg);
     }
 
     /** The digest of this family's node-wide part: the base ruleset's commands, as {@link NftPlan#rulesetText()} writes them. */

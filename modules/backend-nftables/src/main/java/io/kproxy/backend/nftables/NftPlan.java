@@ -67,7 +67,7 @@ final class NftPlan implements Plan {
     public String rulesetText() {
         String t = text;
         if (t == null) {
-            Commands out = new Commands();
+            Commands out = new Commands(Commands.fullSize(v4, v6));
             write(out, v4, true);
             out.blank();
             write(out, v6, true);
