@@ -51,9 +51,9 @@ import reactor.core.scheduler.Schedulers;
  * </ul>
  *
  * <p>Threading: folding runs on the fold scheduler, syncs and the rules-intact probe on the sync
- * scheduler (the backend blocks there; it must be a single thread), snapshots on the background
- * scheduler, sync records on the {@link Recorder}; all given at start and closed by
- * {@link #close()}. Accessors are thread-safe and never block.
+ * scheduler (the backend blocks there; it must be a single thread), snapshots and the
+ * {@link DraftPlan} on the background scheduler, sync records on the {@link Recorder}; all given
+ * at start and closed by {@link #close()}. Accessors are thread-safe and never block.
  */
 public final class Engine implements AutoCloseable {
 
@@ -69,7 +69,7 @@ public final class Engine implements AutoCloseable {
      * @param clock      the clock of everything timed (must agree with {@code sync}'s timers)
      * @param fold       folds records (one thread)
      * @param sync       runs syncs (one thread; blocks while the kernel applies)
-     * @param background writes snapshots
+     * @param background writes snapshots and renders the draft plan before the first sync
      * @param recorder   hashes and appends the sync records
      */
     public record Wiring(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry, EngineClock clock,
@@ -91,6 +91,7 @@ public final class Engine implements AutoCloseable {
     private final ProxyMetrics metrics;
     private final ProxyHealth health;
     private final ServiceHealthChecks checks;
+    private final DraftPlan draft;
     private final SyncCycle cycle;
     private final SyncRunner runner;
     private final AtomicBoolean snapshotting = new AtomicBoolean();
@@ -106,8 +107,9 @@ public final class Engine implements AutoCloseable {
         this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
+        this.draft = new DraftPlan(wiring.backend(), wiring.background(), () -> latest);
         this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
-                health, checks, wiring.recorder());
+                health, checks, wiring.recorder(), draft);
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
                 wiring.clock());
@@ -135,6 +137,8 @@ public final class Engine implements AutoCloseable {
         e.tail = wiring.log().tail(loaded.state().offset() + 1).publishOn(wiring.fold(), 256).subscribe(e::onRecord, e::onTailError);
         if (loaded.state().node().synced()) {
             e.queueSync();
+        } else {
+            e.draft.request();
         }
         LOG.info("decision=engine-started mode={} offset={} synced={} min_sync_period={} sync_period={}", wiring.backend().mode(),
                 loaded.state().offset(), loaded.state().node().synced(), wiring.options().minSyncPeriod(), wiring.options().syncPeriod());
@@ -159,6 +163,8 @@ public final class Engine implements AutoCloseable {
         }
         if (after.node().synced() && (!step.delta().isEmpty() || !before.node().synced())) {
             queueSync();
+        } else if (!after.node().synced() && !step.delta().isEmpty()) {
+            draft.request(); // render ahead while the initial list arrives; never applied before sync
         }
         maybeSnapshot(after);
     }

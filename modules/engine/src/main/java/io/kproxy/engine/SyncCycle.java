@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *       upstream's start-up conntrack cleanup happens too);</li>
  *   <li>full or partial by {@link FullSyncSchedule}: the first sync and the one after a failure
  *       start from no known kernel state; the hourly one and a node change rewrite everything;</li>
- *   <li>render (incrementally from the last applied plan when there is one), diff, apply;</li>
+ *   <li>render (incrementally from the last applied plan when there is one, or on the first
+ *       sync from the {@link DraftPlan} rendered while the initial list arrived), diff, apply;</li>
  *   <li>before a partial sync, {@link Backend#rulesIntact()}: when the backend's rules are gone
  *       (the iptables canary, reference row 42) the sync becomes a full one with no last plan;
  *       the engine also {@link #probe}s every sync period between syncs;</li>
@@ -71,6 +72,7 @@ final class SyncCycle {
     private final Instant startedAt;
     private final Recorder recorder;
     private final NoLocalEndpoints noLocal = new NoLocalEndpoints();
+    private final DraftPlan draft;
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
@@ -81,9 +83,10 @@ final class SyncCycle {
 
     /**
      * @param recorder where the sync records are hashed and appended, in order, off the sync thread
+     * @param draft    the plan rendered while the initial list arrives, for the first sync
      */
     SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<FoldedState> live, PendingChanges pending,
-            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder) {
+            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder, DraftPlan draft) {
         this.backend = backend;
         this.log = log;
         this.options = options;
@@ -96,6 +99,7 @@ final class SyncCycle {
         this.backoff = IntervalFunction.ofExponentialBackoff(options.retryBackoffInitial(), 2.0, options.syncPeriod());
         this.startedAt = clock.now();
         this.recorder = recorder;
+        this.draft = draft;
     }
 
     SyncRunner.Outcome run() {
@@ -118,8 +122,15 @@ final class SyncCycle {
         boolean fromScratch = lastApplied.isEmpty() || schedule.lastFullSync().isEmpty() || schedule.lastFailed();
         Transaction tx;
         try {
-            Plan plan = lastApplied.isPresent() ? backend.renderIncremental(lastApplied.get(), target.node(), delta)
-                    : backend.render(target.node());
+            Plan plan;
+            if (lastApplied.isPresent()) {
+                plan = backend.renderIncremental(lastApplied.get(), target.node(), delta);
+            } else {
+                Optional<DraftPlan.Draft> d = draft.take();
+                plan = d.isPresent()
+                        ? backend.renderIncremental(d.get().plan(), target.node(), StateDelta.between(d.get().node(), target.node()))
+                        : backend.render(target.node());
+            }
             tx = backend.diff(fromScratch ? Optional.empty() : lastApplied, plan, full ? SyncOptions.fullAt(now) : SyncOptions.at(now));
         } catch (RuntimeException e) {
             // A render or diff bug: the input is not going to change by retrying at once.

@@ -69,8 +69,17 @@ final class FakeBackend implements Backend {
         return "fake";
     }
 
+    /** How often each render was asked for. */
+    int fullRenders;
+    int incrementalRenders;
+
     @Override
     public Plan render(NodeState state) {
+        fullRenders++;
+        return renderLines(state);
+    }
+
+    private Plan renderLines(NodeState state) {
         TreeSet<String> lines = new TreeSet<>();
         for (IpFamily f : IpFamily.values()) {
             for (ServicePortState p : state.family(f).ports().values()) {
@@ -83,7 +92,8 @@ final class FakeBackend implements Backend {
 
     @Override
     public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
-        return render(state);
+        incrementalRenders++;
+        return renderLines(state);
     }
 
     @Override
