@@ -145,7 +145,17 @@ final class SyncCycle {
         } catch (RuntimeException e) {
             return failed(target, tx.kind(), now, start, e.toString(), true);
         }
-        return succeeded(target, tx, delta, now, start);
+        Applied done = new Applied(tx.kind(), tx.operations(), tx.text().length(), tx.result());
+        schedule = schedule.after(tx, now, true);
+        tx = null; // its text (megabytes on a full sync) is garbage from here on: see compactAfterLargeRewrite
+        return succeeded(target, done, delta, now, start);
+    }
+
+    /** What a successful sync applied, without the transaction's text. */
+    private record Applied(SyncKind kind, int operations, int chars, Plan result) {
+        boolean isEmpty() {
+            return operations == 0;
+        }
     }
 
     /**
@@ -182,11 +192,10 @@ final class SyncCycle {
         return intact;
     }
 
-    private SyncRunner.Outcome succeeded(DataplaneTarget target, Transaction tx, StateDelta delta, Instant now, long start) {
+    private SyncRunner.Outcome succeeded(DataplaneTarget target, Applied tx, StateDelta delta, Instant now, long start) {
         NodeState before = lastNode;
         lastApplied = Optional.of(tx.result());
         lastNode = target.node();
-        schedule = schedule.after(tx, now, true);
         failuresInARow = 0;
         cleanConntrack(delta, target.node());
         Duration took = Duration.ofNanos(clock.nanoTime() - start);
@@ -216,11 +225,35 @@ final class SyncCycle {
             LOG.info("decision=synced kind={} generation={} upto_offset={} operations={} changed_ports={} millis={}", tx.kind(),
                     generation, target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
         }
+        compactAfterLargeRewrite(tx);
         Optional<Duration> followUp = tx.result().nextDeferredWork().map(w -> {
             Duration d = Duration.between(end, w);
             return d.isNegative() ? Duration.ZERO : d;
         });
         return new SyncRunner.Outcome.Succeeded(followUp);
+    }
+
+    /**
+     * After a full transaction of this many characters (about 3,000 Services) the heap holds tens
+     * of megabytes of dead render and transaction buffers, much of it in the old generation.
+     */
+    static final int LARGE_REWRITE_CHARS = 4_000_000;
+
+    /**
+     * Collects that garbage at once, right after the sync that made it and while the dataplane is
+     * idle: otherwise the next full collection comes at a random later moment, in the middle of a
+     * single change (a pause of 0.3-1.5 s at 10,000 Services on a busy 2-core node). It also lets
+     * the collector shrink the heap as far as it will ({@code -XX:MaxHeapFreeRatio}; the serial
+     * collector damps shrinking over successive collections). A no-op under
+     * {@code -XX:+DisableExplicitGC}.
+     */
+    private static void compactAfterLargeRewrite(Applied tx) {
+        if (tx.kind() == SyncKind.FULL && tx.chars() >= LARGE_REWRITE_CHARS) {
+            long start = System.nanoTime();
+            System.gc();
+            LOG.info("decision=compact-heap reason=\"large full sync\" transaction_chars={} millis={}", tx.chars(),
+                    (System.nanoTime() - start) / 1_000_000);
+        }
     }
 
     private SyncRunner.Outcome failed(DataplaneTarget target, SyncKind kind, Instant now, long start, String error, boolean retryable) {

@@ -128,6 +128,10 @@ public final class AgentScaleBench {
                     + " difference %.2f s%n", coldStart, ruleset.lines().count(), floor, coldStart - floor);
             System.out.printf("network programming latency over %d changes (%d syncs in all): p50 %d ms, p99 %d ms, max %d ms%n",
                     ms.size(), j.syncs(), pct(ms, 0.50), pct(ms, 0.99), ms.isEmpty() ? -1 : ms.getLast());
+            List<Long> share = new ArrayList<>(j.agentShares().stream().map(Duration::toMillis).toList());
+            Collections.sort(share);
+            System.out.printf("  of which journaled to programmed (fold, sync): p50 %d ms, p99 %d ms, max %d ms%n", pct(share, 0.50),
+                    pct(share, 0.99), share.isEmpty() ? -1 : share.getLast());
             System.out.printf("RSS: %d MB after the first sync, %d MB after the changes, peak %d MB%n", rssAfterStart >> 20,
                     rssAfterChanges >> 20, peakRss.get() >> 20);
             System.out.println("agent log: " + agentLog);
