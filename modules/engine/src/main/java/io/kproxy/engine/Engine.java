@@ -23,6 +23,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,9 +50,10 @@ import reactor.core.scheduler.Schedulers;
  *       is written to the log's snapshot store, off the fold thread.</li>
  * </ul>
  *
- * <p>Threading: folding runs on the fold scheduler, syncs on the sync scheduler (the backend
- * blocks there), snapshots on the background scheduler, sync records on the {@link Recorder};
- * all given at start and closed by {@link #close()}. Accessors are thread-safe and never block.
+ * <p>Threading: folding runs on the fold scheduler, syncs and the rules-intact probe on the sync
+ * scheduler (the backend blocks there; it must be a single thread), snapshots and the
+ * {@link DraftPlan} on the background scheduler, sync records on the {@link Recorder}; all given
+ * at start and closed by {@link #close()}. Accessors are thread-safe and never block.
  */
 public final class Engine implements AutoCloseable {
 
@@ -67,7 +69,7 @@ public final class Engine implements AutoCloseable {
      * @param clock      the clock of everything timed (must agree with {@code sync}'s timers)
      * @param fold       folds records (one thread)
      * @param sync       runs syncs (one thread; blocks while the kernel applies)
-     * @param background writes snapshots
+     * @param background writes snapshots and renders the draft plan before the first sync
      * @param recorder   hashes and appends the sync records
      */
     public record Wiring(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry, EngineClock clock,
@@ -89,6 +91,8 @@ public final class Engine implements AutoCloseable {
     private final ProxyMetrics metrics;
     private final ProxyHealth health;
     private final ServiceHealthChecks checks;
+    private final DraftPlan draft;
+    private final SyncCycle cycle;
     private final SyncRunner runner;
     private final AtomicBoolean snapshotting = new AtomicBoolean();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
@@ -96,14 +100,16 @@ public final class Engine implements AutoCloseable {
     private volatile long lastSnapshotOffset;
     private volatile boolean closing;
     private Disposable tail;
+    private Disposable probe;
 
     private Engine(Wiring wiring) {
         this.wiring = wiring;
         this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
-        SyncCycle cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
-                health, checks, wiring.recorder());
+        this.draft = new DraftPlan(wiring.backend(), wiring.background(), () -> latest);
+        this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
+                health, checks, wiring.recorder(), draft);
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
                 wiring.clock());
@@ -120,9 +126,19 @@ public final class Engine implements AutoCloseable {
         e.lastSnapshotOffset = loaded.snapshotOffset();
         e.health.nodeEligible(loaded.state().node().node().eligible());
         e.runner.start();
+        // The rules-intact probe at least every sync period (reference rows 41-42), on the sync
+        // scheduler's thread so that it never runs during a sync; it is not a sync itself.
+        long period = wiring.options().syncPeriod().toNanos();
+        e.probe = wiring.sync().schedulePeriodically(() -> {
+            if (!e.closing && e.cycle.probe()) {
+                e.runner.run();
+            }
+        }, period, period, TimeUnit.NANOSECONDS);
         e.tail = wiring.log().tail(loaded.state().offset() + 1).publishOn(wiring.fold(), 256).subscribe(e::onRecord, e::onTailError);
         if (loaded.state().node().synced()) {
             e.queueSync();
+        } else {
+            e.draft.request();
         }
         LOG.info("decision=engine-started mode={} offset={} synced={} min_sync_period={} sync_period={}", wiring.backend().mode(),
                 loaded.state().offset(), loaded.state().node().synced(), wiring.options().minSyncPeriod(), wiring.options().syncPeriod());
@@ -147,6 +163,8 @@ public final class Engine implements AutoCloseable {
         }
         if (after.node().synced() && (!step.delta().isEmpty() || !before.node().synced())) {
             queueSync();
+        } else if (!after.node().synced() && !step.delta().isEmpty()) {
+            draft.request(); // render ahead while the initial list arrives; never applied before sync
         }
         maybeSnapshot(after);
     }
@@ -248,6 +266,9 @@ public final class Engine implements AutoCloseable {
         closing = true;
         if (tail != null) {
             tail.dispose();
+        }
+        if (probe != null) {
+            probe.dispose();
         }
         runner.close(timeout);
         wiring.recorder().close(timeout);

@@ -2,9 +2,7 @@ package io.kproxy.engine;
 
 import io.kproxy.events.SyncKind;
 import io.kproxy.model.IpFamily;
-import io.kproxy.state.FamilyState;
 import io.kproxy.state.NodeState;
-import io.kproxy.state.ServicePortState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -182,18 +180,14 @@ public final class ProxyMetrics {
      * node (upstream's {@code serviceNoLocalEndpointsTotalInternal/External}, set after each sync).
      */
     public void noLocalEndpoints(NodeState state) {
+        noLocalEndpoints(NoLocalEndpoints.of(state));
+    }
+
+    /** The same gauges from counts the sync keeps incrementally. */
+    void noLocalEndpoints(NoLocalEndpoints counts) {
         for (IpFamily f : IpFamily.values()) {
-            FamilyState fs = state.family(f);
-            long internal = 0;
-            long external = 0;
-            for (ServicePortState p : fs.ports().values()) {
-                if (p.hasEndpoints() && p.localEndpoints().isEmpty()) {
-                    internal += p.internalPolicyLocal() ? 1 : 0;
-                    external += p.externalPolicyLocal() ? 1 : 0;
-                }
-            }
-            noLocalEndpoints.labelValues(label(f), "internal").set(internal);
-            noLocalEndpoints.labelValues(label(f), "external").set(external);
+            noLocalEndpoints.labelValues(label(f), "internal").set(counts.internal(f));
+            noLocalEndpoints.labelValues(label(f), "external").set(counts.external(f));
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.function.Function;
 
 /**
@@ -59,14 +60,26 @@ final class FakeBackend implements Backend {
     final List<List<ConntrackFilter>> conntrack = new ArrayList<>();
     Function<Transaction, Optional<KernelException>> failure = tx -> Optional.empty();
     Optional<Instant> deferredWork = Optional.empty();
+    /** What {@link #rulesIntact()} answers (or throws); {@link #probes} counts the calls. */
+    Callable<Boolean> intact = () -> true;
+    int probes;
 
     @Override
     public String mode() {
         return "fake";
     }
 
+    /** How often each render was asked for. */
+    int fullRenders;
+    int incrementalRenders;
+
     @Override
     public Plan render(NodeState state) {
+        fullRenders++;
+        return renderLines(state);
+    }
+
+    private Plan renderLines(NodeState state) {
         TreeSet<String> lines = new TreeSet<>();
         for (IpFamily f : IpFamily.values()) {
             for (ServicePortState p : state.family(f).ports().values()) {
@@ -79,7 +92,8 @@ final class FakeBackend implements Backend {
 
     @Override
     public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
-        return render(state);
+        incrementalRenders++;
+        return renderLines(state);
     }
 
     @Override
@@ -92,6 +106,8 @@ final class FakeBackend implements Backend {
         }
         FakePlan had = (FakePlan) lastApplied.get();
         List<String> ops = new ArrayList<>();
+        // Deferred work that fell due is done by this transaction (as nftables deletes stale chains).
+        had.nextDeferredWork().filter(w -> !w.isAfter(options.now())).ifPresent(w -> ops.add("deferred " + w));
         had.lines().stream().filter(l -> !want.lines().contains(l)).forEach(l -> ops.add("delete " + l));
         want.lines().stream().filter(l -> !had.lines().contains(l)).forEach(l -> ops.add("add " + l));
         return new Transaction("fake", SyncKind.PARTIAL, ops.size(), String.join("\n", ops), want);
@@ -112,6 +128,18 @@ final class FakeBackend implements Backend {
 
     @Override
     public void cleanup() {
+    }
+
+    @Override
+    public boolean rulesIntact() throws KernelException {
+        probes++;
+        try {
+            return intact.call();
+        } catch (KernelException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override

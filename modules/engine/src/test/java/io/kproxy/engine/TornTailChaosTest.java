@@ -66,7 +66,9 @@ class TornTailChaosTest {
             Engine engine = Engine.start(new Engine.Wiring(j, backend, EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000),
                     new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), EngineClock.of(vts), vts, vts, vts, Recorder.inline()));
             try {
-                assertThat(engine.state()).isEqualTo(expected);
+                // The engine may already have folded its own SyncApplied (offset 5), which changes nothing else.
+                assertThat(engine.state().node()).isEqualTo(expected.node());
+                assertThat(engine.state().offset()).isBetween(4L, 5L);
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> j.read(5, 10).stream()
                         .anyMatch(e -> e.event() instanceof SyncApplied));
                 assertThat(backend.applied).hasSize(1);

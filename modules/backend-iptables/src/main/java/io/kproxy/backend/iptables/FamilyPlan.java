@@ -1,7 +1,10 @@
 package io.kproxy.backend.iptables;
 
+import io.kproxy.backend.RulesetHash;
+import io.kproxy.backend.RulesetHash.Digest;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
+import java.util.List;
 
 /**
  * One family's desired tables: the service-independent part and every service port's
@@ -13,8 +16,16 @@ import io.kproxy.state.PersistentMap;
  * @param fragments    every service port's fragment, in service-port order
  * @param endpoints    endpoints of all ports together (upstream's large-cluster count)
  * @param largeCluster the fragments were rendered without per-endpoint comments
+ * @param digests      every fragment's digest for {@link IptPlan#rulesetHash()} ({@link PortFragment#partText()}),
+ *                     taken once, when the fragment enters the plan
  */
-record FamilyPlan(Fam fam, TopLevel top, PersistentMap<ServicePortName, PortFragment> fragments, int endpoints, boolean largeCluster) {
+record FamilyPlan(Fam fam, TopLevel top, PersistentMap<ServicePortName, PortFragment> fragments, int endpoints, boolean largeCluster,
+        PersistentMap<ServicePortName, Digest> digests) {
+
+    /** A plan without service ports. */
+    static FamilyPlan empty(Fam fam, TopLevel top, boolean largeCluster) {
+        return new FamilyPlan(fam, top, PersistentMap.empty(), 0, largeCluster, PersistentMap.empty());
+    }
 
     /** This plan with {@code name}'s fragment replaced by {@code next}, or removed when {@code next} is null. */
     FamilyPlan with(ServicePortName name, PortFragment next) {
@@ -23,7 +34,28 @@ record FamilyPlan(Fam fam, TopLevel top, PersistentMap<ServicePortName, PortFrag
             return this;
         }
         int count = endpoints - (old == null ? 0 : old.endpoints()) + (next == null ? 0 : next.endpoints());
-        return new FamilyPlan(fam, top, next == null ? fragments.minus(name) : fragments.plus(name, next), count, largeCluster);
+        var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
+        var dg = next == null ? digests.minus(name) : digests.plus(name, RulesetHash.digest(next.partText()));
+        return new FamilyPlan(fam, top, fr, count, largeCluster, dg);
+    }
+
+    /**
+     * The digest of this family's node-wide part: its header line and the top-level chains and
+     * rules, each list under a marker line of its own.
+     */
+    Digest topDigest() {
+        StringBuilder b = new StringBuilder(fam.header()).append('\n');
+        section(b, "*filter chains", top.filterChains().stream().map(Words::chainLine).toList());
+        section(b, "*filter head", top.filterHead());
+        section(b, "*filter tail", top.filterTail());
+        section(b, "*nat head", top.natHead());
+        section(b, "*nat tail", top.natTail());
+        return RulesetHash.digest(b);
+    }
+
+    static void section(StringBuilder b, String marker, List<String> lines) {
+        b.append(marker).append('\n');
+        lines.forEach(l -> b.append(l).append('\n'));
     }
 
     /** Upstream's rule: large-cluster mode above {@link Words#LARGE_CLUSTER_ENDPOINTS} endpoints. */

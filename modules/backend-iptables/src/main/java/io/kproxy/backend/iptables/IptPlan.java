@@ -1,17 +1,15 @@
 package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.Plan;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.kproxy.backend.RulesetHash;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Optional;
 
 /**
  * The iptables plan: one {@link FamilyPlan} per family. No deferred work: stale chains are
  * deleted ({@code -X}) in the same restore that drops their last reference, as upstream does.
- * Immutable and thread-safe; the ruleset text and hash are computed once on demand.
+ * Immutable and thread-safe; the ruleset text and hash are computed once on demand (the hash from
+ * the fragments' digests kept in the family plans, never from the text).
  */
 final class IptPlan implements Plan {
 
@@ -57,16 +55,21 @@ final class IptPlan implements Plan {
         return t;
     }
 
+    /**
+     * {@link RulesetHash} over both families (IPv4 first): each family's head is its top-level
+     * part ({@link FamilyPlan#topDigest()}), its parts are the fragments in service-port order,
+     * each digested when it entered the plan ({@link PortFragment#partText()}).
+     */
     @Override
     public String rulesetHash() {
         String h = hash;
         if (h == null) {
-            try {
-                byte[] d = MessageDigest.getInstance("SHA-256").digest(rulesetText().getBytes(StandardCharsets.UTF_8));
-                h = HexFormat.of().formatHex(d);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("the JDK always has SHA-256", e);
+            RulesetHash.Builder b = RulesetHash.builder();
+            for (FamilyPlan p : new FamilyPlan[] {v4, v6}) {
+                b.section(p.topDigest(), p.digests().size());
+                p.digests().values().forEach(b::part);
             }
+            h = b.hex();
             hash = h;
         }
         return h;

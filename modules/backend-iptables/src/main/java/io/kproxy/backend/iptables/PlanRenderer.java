@@ -4,7 +4,6 @@ import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.FamilyState;
 import io.kproxy.state.NodeState;
-import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 
@@ -62,11 +61,11 @@ final class PlanRenderer {
         }
         boolean large = FamilyPlan.large(endpoints);
         FragmentRenderer r = renderer(state, f, large);
-        PersistentMap<ServicePortName, PortFragment> fragments = PersistentMap.empty();
+        FamilyPlan plan = FamilyPlan.empty(f, TopLevel.render(f, fs, state.settings(), features), large);
         for (ServicePortState s : fs.ports().values()) {
-            fragments = fragments.plus(s.name(), r.render(s));
+            plan = plan.with(s.name(), r.render(s));
         }
-        return new FamilyPlan(f, TopLevel.render(f, fs, state.settings(), features), fragments, endpoints, large);
+        return plan;
     }
 
     private FragmentRenderer renderer(NodeState state, Fam f, boolean large) {

@@ -28,6 +28,20 @@ record PortFragment(ServicePortName name, List<String> filter, List<String> natT
         natRules = List.copyOf(natRules);
     }
 
+    /**
+     * The text this fragment's digest is taken of ({@link io.kproxy.backend.RulesetHash}): a
+     * comment naming the port, then its lines as the canonical ruleset writes them, each list
+     * under a marker line of its own.
+     */
+    String partText() {
+        StringBuilder b = new StringBuilder("# ").append(name).append(' ').append(name.protocol().lowerName()).append('\n');
+        FamilyPlan.section(b, "*filter", filter);
+        FamilyPlan.section(b, "*nat chains", chains.stream().map(Words::chainLine).toList());
+        FamilyPlan.section(b, "*nat top", natTop);
+        FamilyPlan.section(b, "*nat rules", natRules);
+        return b.toString();
+    }
+
     /** Same own chains and rules: a partial sync need not rewrite them. */
     boolean sameChains(PortFragment other) {
         return other != null && chains.equals(other.chains) && natRules.equals(other.natRules);

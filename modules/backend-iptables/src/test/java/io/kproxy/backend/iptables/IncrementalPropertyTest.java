@@ -87,7 +87,12 @@ class IncrementalPropertyTest {
             gen.mutate(specs, 1000 + step * 3);
             NodeState next = RandomStates.state(specs);
             IptPlan incremental = r.renderIncremental(plan, next, delta(state, next, random));
-            assertThat(incremental.rulesetText()).as("incremental render at step %d", step).isEqualTo(r.render(next).rulesetText());
+            IptPlan full = r.render(next);
+            assertThat(incremental.rulesetText()).as("incremental render at step %d", step).isEqualTo(full.rulesetText());
+            assertThat(incremental.rulesetHash()).as("incremental hash at step %d", step).isEqualTo(full.rulesetHash());
+            if (!incremental.rulesetText().equals(plan.rulesetText())) {
+                assertThat(incremental.rulesetHash()).as("a changed ruleset's hash at step %d", step).isNotEqualTo(plan.rulesetHash());
+            }
             Transaction tx = IptDiff.diff(Optional.of(applied), incremental, new SyncOptions(now, random.nextInt(8) == 0));
             kernel.apply(tx.text());
             applied = (IptPlan) tx.result();

@@ -3,6 +3,7 @@ package io.kproxy.backend.nftables;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Builds nft command text ({@code nft -f} syntax, one command a line) and counts operations.
@@ -10,8 +11,23 @@ import java.util.TreeMap;
  */
 final class Commands {
 
-    private final StringBuilder text = new StringBuilder();
+    private final StringBuilder text;
     private int operations;
+
+    Commands() {
+        this(256);
+    }
+
+    /** Room for about {@code chars} characters at once: a full transaction is 14 MB at 10,000 Services. */
+    Commands(int chars) {
+        text = new StringBuilder(chars);
+    }
+
+    /** A guess of a full transaction's size, so that its builder does not grow by doubling. */
+    static int fullSize(FamilyPlan v4, FamilyPlan v6) {
+        long guess = 8_192 + 1_500L * (v4.fragments().size() + v6.fragments().size());
+        return (int) Math.min(guess, Integer.MAX_VALUE - 16);
+    }
 
     void add(String command) {
         text.append(command).append('\n');
@@ -60,9 +76,28 @@ final class Commands {
 
     /** Writes a whole fragment: sets, maps, chains, rules, map elements, and the elements it wins. */
     static void fragment(Commands out, FamilyPlan plan, PortFragment p, boolean flushMaps) {
-        String t = plan.family().table();
+        fragment(out, plan.family(), p, flushMaps, e -> {
+            Claims c = plan.elements().get(e.id());
+            return c != null && c.winnerOwner().equals(p.name()) && c.winner().equals(e);
+        });
+    }
+
+    /**
+     * The text one fragment's digest is taken of ({@link io.kproxy.backend.RulesetHash}): its
+     * comment line and commands as {@link NftPlan#rulesetText()} writes them, but with every
+     * shared element it claims, won or not, so that the text depends on this fragment alone.
+     */
+    static String partText(NftFamily family, PortFragment p) {
+        Commands out = new Commands();
+        out.comment(p.name() + " " + p.name().protocol().lowerName());
+        fragment(out, family, p, false, e -> true);
+        return out.text.toString();
+    }
+
+    private static void fragment(Commands out, NftFamily family, PortFragment p, boolean flushMaps, Predicate<NftElement> write) {
+        String t = family.table();
         Map<String, Integer> sets = new TreeMap<>(p.affinitySets());
-        sets.forEach((name, timeout) -> out.add(affinitySetDecl(t, plan.family(), name, timeout)));
+        sets.forEach((name, timeout) -> out.add(affinitySetDecl(t, family, name, timeout)));
         for (NftServiceMap m : p.maps()) {
             out.add(mapDecl(t, m));
             if (flushMaps) {
@@ -81,8 +116,7 @@ final class Commands {
             out.add(mapElements("add", t, m.name(), m.entries()));
         }
         for (NftElement e : p.elements()) {
-            Claims c = plan.elements().get(e.id());
-            if (c != null && c.winnerOwner().equals(p.name()) && c.winner().equals(e)) {
+            if (write.test(e)) {
                 out.add("add element " + t + " " + e.container() + " " + e.body());
             }
         }

@@ -1,17 +1,23 @@
 package io.kproxy.backend.nftables;
 
+import io.kproxy.backend.RulesetHash;
+import io.kproxy.backend.RulesetHash.Digest;
 import io.kproxy.backend.nftables.NftElement.ElementKey;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * One family's desired table: the base ruleset, every service port's fragment, and indexes of
- * the objects those fragments hold (chains, verdict maps, affinity sets, shared elements). All
- * maps are persistent, so a plan derived from another by a few {@link #with} calls shares
- * everything else with it and the diff of the two visits only what changed. Immutable.
+ * the objects those fragments hold (chains, verdict maps, affinity sets, shared elements) and
+ * each fragment's digest for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters
+ * the plan). All maps are persistent, so a plan derived from another by a few {@link #with}
+ * calls shares everything else with it and the diff of the two visits only what changed.
+ * Immutable.
  */
 record FamilyPlan(
         NftFamily family,
@@ -20,11 +26,51 @@ record FamilyPlan(
         PersistentMap<String, NftChain> chains,
         PersistentMap<String, NftServiceMap> maps,
         PersistentMap<String, Integer> affinitySets,
-        PersistentMap<ElementKey, Claims> elements) {
+        PersistentMap<ElementKey, Claims> elements,
+        PersistentMap<ServicePortName, Digest> digests) {
 
     static FamilyPlan empty(NftFamily family, BaseRuleset base) {
         return new FamilyPlan(family, base, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
-                PersistentMap.empty());
+                PersistentMap.empty(), PersistentMap.empty());
+    }
+
+    /**
+     * The plan holding {@code inOrder} (distinct service ports, ascending): equal to
+     * {@link #with} applied to each in turn on {@link #empty}, without its bookkeeping for
+     * replaced fragments (the full render of 10,000 Services).
+     */
+    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder) {
+        PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
+        PersistentMap<String, NftChain> ch = PersistentMap.empty();
+        PersistentMap<String, NftServiceMap> mp = PersistentMap.empty();
+        PersistentMap<String, Integer> af = PersistentMap.empty();
+        PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
+        Map<ElementKey, Claims> claims = new HashMap<>();
+        for (PortFragment p : inOrder) {
+            fr = fr.plus(p.name(), p);
+            for (NftChain c : p.chains()) {
+                ch = ch.plus(c.name(), c);
+            }
+            for (NftServiceMap m : p.maps()) {
+                mp = mp.plus(m.name(), m);
+            }
+            for (Map.Entry<String, Integer> a : p.affinitySets().entrySet()) {
+                af = af.plus(a.getKey(), a.getValue());
+            }
+            for (NftElement e : p.elements()) {
+                claims.merge(e.id(), Claims.of(p.name(), e), (had, ignored) -> had.plus(p.name(), e));
+            }
+            dg = dg.plus(p.name(), RulesetHash.digest(Commands.partText(family, p)));
+        }
+        return new FamilyPlan(family, base, fr, ch, mp, af, PersistentMap.copyOf(claims), dg);
+    }
+
+    /** The digest of this family's node-wide part: the base ruleset's commands, as {@link NftPlan#rulesetText()} writes them. */
+    Digest baseDigest() {
+        StringBuilder b = new StringBuilder();
+        base.declarations().forEach(l -> b.append(l).append('\n'));
+        base.rules().forEach(l -> b.append(l).append('\n'));
+        return RulesetHash.digest(b);
     }
 
     /** This plan with {@code name}'s fragment replaced by {@code next}, or removed when {@code next} is null. */
@@ -85,6 +131,7 @@ record FamilyPlan(
             }
         }
         var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
-        return new FamilyPlan(family, base, fr, ch, mp, af, el);
+        var dg = next == null ? digests.minus(name) : digests.plus(name, RulesetHash.digest(Commands.partText(family, next)));
+        return new FamilyPlan(family, base, fr, ch, mp, af, el, dg);
     }
 }

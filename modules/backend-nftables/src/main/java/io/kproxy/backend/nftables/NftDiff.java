@@ -46,7 +46,7 @@ final class NftDiff {
     }
 
     private static Transaction recreate(NftPlan desired) {
-        Commands out = new Commands();
+        Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
         for (FamilyPlan p : List.of(desired.v4(), desired.v6())) {
             // "add" first so that "delete" cannot fail on a missing table.
             out.add("add table " + p.family().table());
@@ -58,7 +58,7 @@ final class NftDiff {
     }
 
     private static Transaction rewrite(NftPlan last, NftPlan desired, Instant now) {
-        Commands out = new Commands();
+        Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
         var stale = deleteDueStale(out, last.stale(), desired, now);
         stale = rewriteFamily(out, last.v4(), desired.v4(), stale, last.stale(), now);
         stale = rewriteFamily(out, last.v6(), desired.v6(), stale, last.stale(), now);

@@ -33,7 +33,8 @@ record NftElement(String container, String key, String value, String comment) {
     record ElementKey(String container, String key) implements Comparable<ElementKey> {
         @Override
         public int compareTo(ElementKey o) {
-            int c = container.compareTo(o.container);
+            // Containers are a handful of literals: the same one is nearly always the same object.
+            int c = container == o.container ? 0 : container.compareTo(o.container);
             return c != 0 ? c : key.compareTo(o.key);
         }
     }

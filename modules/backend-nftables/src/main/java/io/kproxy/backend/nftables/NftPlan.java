@@ -1,13 +1,10 @@
 package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.RulesetHash;
 import io.kproxy.state.PersistentMap;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Optional;
 
 /**
@@ -15,7 +12,8 @@ import java.util.Optional;
  * chains and verdict maps that were flushed and are deleted once {@link #STALE_GRACE} has passed
  * (upstream keeps them in {@code staleChains}: before kernel 6.2 a chain whose last reference
  * went away is not seen as unreferenced until a moment later). Immutable and thread-safe; the
- * ruleset text and hash are computed once on demand.
+ * ruleset text and hash are computed once on demand (the hash from the fragments' digests kept in
+ * the family plans, never from the text).
  */
 final class NftPlan implements Plan {
 
@@ -69,7 +67,7 @@ final class NftPlan implements Plan {
     public String rulesetText() {
         String t = text;
         if (t == null) {
-            Commands out = new Commands();
+            Commands out = new Commands(Commands.fullSize(v4, v6));
             write(out, v4, true);
             out.blank();
             write(out, v6, true);
@@ -92,16 +90,22 @@ final class NftPlan implements Plan {
         }
     }
 
+    /**
+     * {@link RulesetHash} over both families (IPv4 first): each family's head is its base
+     * ruleset ({@link FamilyPlan#baseDigest()}), its parts are the fragments in service-port
+     * order, each digested when it entered the plan ({@link Commands#partText}). The deferred
+     * deletions are not part of it: they are the kernel's history, not the desired ruleset.
+     */
     @Override
     public String rulesetHash() {
         String h = hash;
         if (h == null) {
-            try {
-                byte[] d = MessageDigest.getInstance("SHA-256").digest(rulesetText().getBytes(StandardCharsets.UTF_8));
-                h = HexFormat.of().formatHex(d);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("the JDK always has SHA-256", e);
+            RulesetHash.Builder b = RulesetHash.builder();
+            for (FamilyPlan p : new FamilyPlan[] {v4, v6}) {
+                b.section(p.baseDigest(), p.digests().size());
+                p.digests().values().forEach(b::part);
             }
+            h = b.hex();
             hash = h;
         }
         return h;

@@ -2,6 +2,8 @@ package io.kproxy.backend.nftables;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.IntStream;
 
 /**
  * A named per-service map, the dispatch of one policy chain ({@code service-…} or {@code local-…};
@@ -54,14 +56,41 @@ record NftServiceMap(String name, String type, List<Entry> entries) {
      * {@code meta l4proto sctp … map} of a {@code th dport} map.
      */
     static String endpointsType(NftFamily f, String proto) {
-        return "typeof numgen random mod 1 : " + f.ipX() + " daddr . " + proto + " dport ; flags interval";
+        // Interned: one string per family and protocol, not one per map (10,000 at 10,000 Services).
+        return ("typeof numgen random mod 1 : " + f.ipX() + " daddr . " + proto + " dport ; flags interval").intern();
+    }
+
+    /** Range keys, and verdict indexes, are shared by every map with the same number of endpoints up to this many. */
+    private static final int SHARED_UP_TO = 64;
+    private static final AtomicReferenceArray<List<String>> RANGES = new AtomicReferenceArray<>(SHARED_UP_TO + 1);
+    private static final List<String> INDEXES = IntStream.range(0, SHARED_UP_TO).mapToObj(Integer::toString).toList();
+
+    /** The keys of {@code n} endpoints' ranges, {@code "from-to"}; the same list for every map of that size. */
+    private static List<String> ranges(int n) {
+        if (n > SHARED_UP_TO) {
+            return computeRanges(n);
+        }
+        List<String> r = RANGES.get(n);
+        if (r == null) {
+            RANGES.compareAndSet(n, null, computeRanges(n));
+            r = RANGES.get(n);
+        }
+        return r;
+    }
+
+    private static List<String> computeRanges(int n) {
+        List<String> keys = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            keys.add((MODULUS * i / n) + "-" + (MODULUS * (i + 1) / n - 1));
+        }
+        return List.copyOf(keys);
     }
 
     /** {@code numgen} value {@code i} goes to the i-th chain. */
     static NftServiceMap verdicts(String name, List<String> chains) {
         List<Entry> e = new ArrayList<>(chains.size());
         for (int i = 0; i < chains.size(); i++) {
-            e.add(new Entry(Integer.toString(i), "goto " + chains.get(i)));
+            e.add(new Entry(i < SHARED_UP_TO ? INDEXES.get(i) : Integer.toString(i), "goto " + chains.get(i)));
         }
         return new NftServiceMap(name, VERDICT_TYPE, e);
     }
@@ -75,11 +104,10 @@ record NftServiceMap(String name, String type, List<Entry> entries) {
         if (n == 0) {
             throw new IllegalArgumentException("an endpoint map needs endpoints");
         }
+        List<String> keys = ranges(n);
         List<Entry> e = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            long from = MODULUS * i / n;
-            long to = MODULUS * (i + 1) / n - 1;
-            e.add(new Entry(from + "-" + to, targets.get(i)));
+            e.add(new Entry(keys.get(i), targets.get(i)));
         }
         return new NftServiceMap(name, endpointsType(f, proto), e);
     }

@@ -7,6 +7,8 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * NodeState to {@link NftPlan}, from scratch or on top of the previous plan. Pure and
@@ -50,12 +52,12 @@ final class PlanRenderer {
     private static FamilyPlan renderFamily(NodeState state, IpFamily family) {
         FamilyState fs = state.family(family);
         NftFamily f = NftFamily.of(family);
-        FamilyPlan plan = FamilyPlan.empty(f, BaseRuleset.render(f, fs, state.settings()));
         FragmentRenderer r = renderer(state, family);
+        List<PortFragment> fragments = new ArrayList<>(fs.ports().size());
         for (ServicePortState s : fs.ports().values()) {
-            plan = plan.with(s.name(), r.render(s));
+            fragments.add(r.render(s));
         }
-        return plan;
+        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), fragments);
     }
 
     private static FragmentRenderer renderer(NodeState state, IpFamily family) {

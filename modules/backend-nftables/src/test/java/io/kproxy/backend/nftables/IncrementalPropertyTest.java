@@ -20,9 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Seeded property tests: incremental render equals full render, and the incremental
- * transactions applied one after the other to the fake kernel leave it equal to the full
- * ruleset loaded into an empty one.
+ * Seeded property tests: incremental render equals full render (text and ruleset hash; a changed
+ * ruleset changes the hash), and the incremental transactions applied one after the other to the
+ * fake kernel leave it equal to the full ruleset loaded into an empty one.
  */
 class IncrementalPropertyTest {
 
@@ -88,6 +88,10 @@ class IncrementalPropertyTest {
             NftPlan incremental = PlanRenderer.renderIncremental(plan, next, d);
             NftPlan full = PlanRenderer.render(next);
             assertThat(incremental.rulesetText()).as("incremental render at step %d", step).isEqualTo(full.rulesetText());
+            assertThat(incremental.rulesetHash()).as("incremental hash at step %d", step).isEqualTo(full.rulesetHash());
+            if (!incremental.rulesetText().equals(plan.rulesetText())) {
+                assertThat(incremental.rulesetHash()).as("a changed ruleset's hash at step %d", step).isNotEqualTo(plan.rulesetHash());
+            }
             now = now.plusMillis(random.nextInt(1500));
             boolean force = random.nextInt(8) == 0;
             Transaction tx = NftDiff.diff(Optional.of(applied), incremental, new SyncOptions(now, force));

@@ -38,7 +38,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  * Usage (from the repository root, after building app and bench):
  * {@code java -cp <bench classpath> io.kproxy.bench.agent.AgentScaleBench [sizes=1000,10000] [changes=200] [rate=20]}.
- * {@code KPROXY_JAVA_OPTS} is passed to the agent (default {@code -Xmx320m}).
+ * {@code KPROXY_JAVA_OPTS} is passed to the agent (default {@code -Xmx320m}); with
+ * {@code KPROXY_BENCH_HISTOGRAM} set, the agent's live-heap histogram is printed after the first
+ * sync and after the changes (each costs the agent a full GC).
  */
 public final class AgentScaleBench {
 
@@ -95,12 +97,19 @@ public final class AgentScaleBench {
             Thread sampler = Thread.ofPlatform().daemon().start(() -> sampleRss(a.pid(), peakRss, a));
             awaitLog(agentLog, "decision=synced", Duration.ofMinutes(10), agent);
             long rssAfterStart = rss(agent.pid());
+            boolean histogram = System.getenv("KPROXY_BENCH_HISTOGRAM") != null;
+            if (histogram) {
+                System.out.println("heap after the first sync (live objects, top 25):\n" + histogram(agent.pid()));
+            }
 
             Instant changesFrom = Instant.now();
             simIn.println("GO");
             expect(simOut, "DONE");
             Thread.sleep(3_000); // the last changes' syncs
             long rssAfterChanges = rss(agent.pid());
+            if (histogram) {
+                System.out.println("heap after the changes (live objects, top 25):\n" + histogram(agent.pid()));
+            }
             if (javaOpts.contains("NativeMemoryTracking")) {
                 System.out.println(jcmd(agent.pid(), "VM.native_memory", "summary"));
             }
@@ -119,6 +128,10 @@ public final class AgentScaleBench {
                     + " difference %.2f s%n", coldStart, ruleset.lines().count(), floor, coldStart - floor);
             System.out.printf("network programming latency over %d changes (%d syncs in all): p50 %d ms, p99 %d ms, max %d ms%n",
                     ms.size(), j.syncs(), pct(ms, 0.50), pct(ms, 0.99), ms.isEmpty() ? -1 : ms.getLast());
+            List<Long> share = new ArrayList<>(j.agentShares().stream().map(Duration::toMillis).toList());
+            Collections.sort(share);
+            System.out.printf("  of which journaled to programmed (fold, sync): p50 %d ms, p99 %d ms, max %d ms%n", pct(share, 0.50),
+                    pct(share, 0.99), share.isEmpty() ? -1 : share.getLast());
             System.out.printf("RSS: %d MB after the first sync, %d MB after the changes, peak %d MB%n", rssAfterStart >> 20,
                     rssAfterChanges >> 20, peakRss.get() >> 20);
             System.out.println("agent log: " + agentLog);
@@ -199,6 +212,19 @@ public final class AgentScaleBench {
         p.waitFor(30, TimeUnit.SECONDS);
         return out.lines().filter(l -> l.contains("committed") && !l.contains("(mmap:") && !l.contains("(malloc=")).limit(30)
                 .reduce("", (a, b) -> a + b + "\n");
+    }
+
+    /** The top of {@code jcmd <pid> GC.class_histogram} (a full GC first: live objects only). */
+    private static String histogram(long pid) throws IOException, InterruptedException {
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
+                "GC.class_histogram");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(60, TimeUnit.SECONDS);
+        List<String> lines = out.lines().toList();
+        List<String> top = new ArrayList<>(lines.subList(0, Math.min(lines.size(), 28)));
+        lines.stream().filter(l -> l.startsWith("Total")).findFirst().ifPresent(top::add);
+        return String.join("\n", top);
     }
 
     private static double nftFloor(String ruleset) throws Exception {

@@ -24,9 +24,11 @@ import java.util.regex.Pattern;
  * ({@code decision=synced ... upto_offset=N}, written right after the kernel accepted the
  * transaction; the {@code SyncApplied} record follows once the ruleset is hashed). Cold start
  * ends at the first sync; a change's network programming latency (upstream's definition, on the
- * same host clock) runs from its trigger time to the first sync whose offset covers it.
+ * same host clock) runs from its trigger time to the first sync whose offset covers it; its agent
+ * share runs from the record's {@code recordedAt} (the journal accepted it) to that sync: what
+ * is left is the API server, the watch and the source.
  */
-record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Duration> latencies, int syncs) {
+record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Duration> latencies, List<Duration> agentShares, int syncs) {
 
     private static final String TRIGGER = "endpoints.kubernetes.io/last-change-trigger-time";
     private static final Pattern SYNCED = Pattern.compile(
@@ -67,6 +69,7 @@ record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Dura
                 state = state.apply(e).state();
             }
             List<Duration> latencies = new ArrayList<>();
+            List<Duration> shares = new ArrayList<>();
             for (Envelope e : all) {
                 if (!(e.event() instanceof EndpointSliceObserved s)) {
                     continue;
@@ -76,10 +79,12 @@ record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Dura
                 if (trigger.isEmpty() || trigger.get().isBefore(changesFrom)) {
                     continue;
                 }
-                synced.stream().filter(s2 -> s2.upto() >= e.offset()).findFirst()
-                        .ifPresent(s2 -> latencies.add(Duration.between(trigger.get(), s2.at())));
+                synced.stream().filter(s2 -> s2.upto() >= e.offset()).findFirst().ifPresent(s2 -> {
+                    latencies.add(Duration.between(trigger.get(), s2.at()));
+                    shares.add(Duration.between(e.recordedAt(), s2.at()));
+                });
             }
-            return new JournalLatency(synced.getFirst().at(), state, latencies, synced.size());
+            return new JournalLatency(synced.getFirst().at(), state, latencies, shares, synced.size());
         }
     }
 }

@@ -9,14 +9,17 @@ import io.fabric8.kubernetes.client.dsl.Informable;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.model.NodeName;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Which objects of one kind the source watches, as a fabric8 informable. Immutable.
  *
  * @param kind       the kind recorded in events
  * @param informable the filtered resource to inform on, for a client
+ * @param empty      a new, empty object of the kind (what the informer's reduced store hands back)
  */
-public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable) {
+public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable,
+        Supplier<T> empty) {
 
     /** Upstream's label: an object for another proxy implementation. */
     public static final String SERVICE_PROXY_NAME = "service.kubernetes.io/service-proxy-name";
@@ -30,13 +33,14 @@ public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<Kubern
      */
     public static KindSpec<Service> services() {
         return new KindSpec<>(ResourceKind.SERVICE,
-                c -> c.services().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS));
+                c -> c.services().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS), Service::new);
     }
 
     /** {@code discovery.k8s.io/v1} EndpointSlices, with the same selector as Services. */
     public static KindSpec<EndpointSlice> endpointSlices() {
         return new KindSpec<>(ResourceKind.ENDPOINT_SLICE,
-                c -> c.discovery().v1().endpointSlices().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS));
+                c -> c.discovery().v1().endpointSlices().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS),
+                EndpointSlice::new);
     }
 
     /**
@@ -44,6 +48,6 @@ public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<Kubern
      * informer in {@code cmd/kube-proxy/app/server.go} ({@code fields.OneTermEqualSelector}).
      */
     public static KindSpec<Node> node(NodeName node) {
-        return new KindSpec<>(ResourceKind.NODE, c -> c.nodes().withField("metadata.name", node.value()));
+        return new KindSpec<>(ResourceKind.NODE, c -> c.nodes().withField("metadata.name", node.value()), Node::new);
     }
 }

@@ -72,6 +72,8 @@ public final class KindWatch<T extends HasMetadata> implements WatchedKind {
             informer.stop();
         }
         SharedIndexInformer<T> next = spec.informable().apply(client).withLimit(pageSize).runnableInformer(0);
+        // Keys and versions only: the source keeps no objects (see KeyVersionStore).
+        next.itemStore(new KeyVersionStore<>(spec.empty()));
         next.exceptionHandler((started, error) -> {
             if (closed) {
                 LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), error.toString());

@@ -1,0 +1,100 @@
+package io.kproxy.engine;
+
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.Plan;
+import io.kproxy.state.FoldedState;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.StateDelta;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * The plan of the state folded so far, rendered while the source's initial list is still
+ * arriving, so that the first sync finds most of its render done (at 10,000 Services the full
+ * render of a cold JVM takes seconds). It is never applied and never recorded: nothing is
+ * programmed before Services and EndpointSlices have both synced (DESIGN.md §3); the first sync
+ * {@link #take}s it and renders only what changed since ({@link Backend#renderIncremental}, equal
+ * to a full render by the backend's contract).
+ *
+ * <p>Renders run on the given scheduler, off the fold and sync threads, one at a time; requests
+ * coalesce. Thread-safe; {@link #request} never blocks.
+ */
+final class DraftPlan {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DraftPlan.class);
+
+    /** A rendered draft and the state it is the plan of. */
+    record Draft(Plan plan, NodeState node) {
+    }
+
+    private final Backend backend;
+    private final Scheduler scheduler;
+    private final Supplier<FoldedState> live;
+    private final AtomicBoolean queued = new AtomicBoolean();
+    private volatile Draft latest;
+    private volatile boolean stopped;
+    private long renders;
+
+    DraftPlan(Backend backend, Scheduler scheduler, Supplier<FoldedState> live) {
+        this.backend = backend;
+        this.scheduler = scheduler;
+        this.live = live;
+    }
+
+    /** Asks for the draft to catch up with the live state; nothing once the state has synced or the draft was taken. */
+    void request() {
+        if (!stopped && queued.compareAndSet(false, true)) {
+            scheduler.schedule(() -> {
+                queued.set(false);
+                renderOnce();
+            });
+        }
+    }
+
+    private void renderOnce() {
+        NodeState node = live.get().node();
+        if (stopped || node.synced()) {
+            return;
+        }
+        Draft d = latest;
+        try {
+            Plan plan;
+            if (d == null) {
+                plan = backend.render(node);
+            } else {
+                StateDelta delta = StateDelta.between(d.node(), node);
+                if (delta.isEmpty()) {
+                    return;
+                }
+                plan = backend.renderIncremental(d.plan(), node, delta);
+            }
+            if (!stopped) {
+                latest = new Draft(plan, node);
+                renders++;
+            }
+        } catch (RuntimeException e) {
+            // Only an optimisation: the first sync renders from scratch instead.
+            LOG.warn("decision=drop-draft reason=\"render failed\" error=\"{}\"", e.toString());
+            latest = null;
+            stopped = true;
+        }
+    }
+
+    /**
+     * The latest draft, once: from now on no draft is rendered. A render in progress is not
+     * waited for (its result is dropped).
+     */
+    Optional<Draft> take() {
+        stopped = true;
+        Draft d = latest;
+        latest = null;
+        if (d != null) {
+            LOG.info("decision=use-draft-plan service_ports={} draft_renders={}", d.plan().servicePorts(), renders);
+        }
+        return Optional.ofNullable(d);
+    }
+}
