@@ -19,6 +19,11 @@ public final class SampleHistories {
      * event type and object, and what it means in the story.
      */
     public record Moment(long offset, java.time.Instant at, String eventType, String object, String what) {
+
+        /** The row of events/samples/README.md's table: {@code | time | #offset | event | object | what |}. */
+        public String row() {
+            return "| " + Describe.time(at) + " | #" + offset + " | " + eventType + " | " + object + " | " + what.strip() + " |";
+        }
     }
 
     private SampleHistories() {

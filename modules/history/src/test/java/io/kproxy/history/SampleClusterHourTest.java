@@ -29,8 +29,7 @@ class SampleClusterHourTest {
             Samples.clearJournal(Samples.CLUSTER_HOUR);
             Files.createDirectories(Samples.CLUSTER_HOUR);
             Samples.copy(fresh, Samples.CLUSTER_HOUR);
-            moments.forEach(m -> System.out.printf("| %s | #%d | %s | %s | %s |%n", Describe.time(m.at()), m.offset(), m.eventType(), m.object(),
-                    m.what().strip()));
+            moments.forEach(m -> System.out.println(m.row()));
         }
         List<Envelope> want = Samples.records(Samples.CLUSTER_HOUR);
         List<Envelope> got = Samples.records(fresh);
