@@ -32,13 +32,15 @@ final class Audit {
         final Envelope record;
         final boolean changed;
         final List<String> state;
+        final Optional<String> skipped;
         final List<Envelope> failures = new ArrayList<>();
         Envelope applied;
 
-        Entry(Envelope record, boolean changed, List<String> state) {
+        Entry(Envelope record, boolean changed, List<String> state, Optional<String> skipped) {
             this.record = record;
             this.changed = changed;
             this.state = state;
+            this.skipped = skipped;
         }
 
         /** Waits for a sync: a change of the rules, or a configuration or pin that every Service's programming depends on. */
@@ -70,7 +72,8 @@ final class Audit {
             boolean changed = step.delta().changedServices().contains(service);
             named[0] |= touches;
             if (touches || changed || Touches.everyService(record.event())) {
-                entries.add(new Entry(record, changed, changed ? state(step.state(), service) : List.of()));
+                entries.add(new Entry(record, changed, changed ? state(step.state(), service) : List.of(),
+                        step.state().cluster().serviceSkipReason(service)));
             }
             if (record.event() instanceof SyncApplied s) {
                 entries.stream().filter(e -> e.waits() && e.applied == null && e.coveredBy(record, s.uptoOffset())).forEach(e -> e.applied = record);
@@ -96,7 +99,7 @@ final class Audit {
             if (Touches.everyService(e.record.event())) {
                 out.append("    concerns every Service\n");
             } else if (!e.changed) {
-                out.append("    no change to its rules\n");
+                out.append(e.skipped.map(r -> "    it gets no rules: " + r + "\n").orElse("    no change to its rules\n"));
             } else {
                 out.append("    its rules changed; then:\n");
                 e.state.forEach(l -> out.append("      ").append(l).append('\n'));
