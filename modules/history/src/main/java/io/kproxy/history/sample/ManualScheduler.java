@@ -118,7 +118,45 @@ final class ManualScheduler implements Scheduler {
 
     @Override
     public Disposable schedulePeriodically(Runnable task, long initialDelay, long period, TimeUnit unit) {
-        throw Exceptions.failWithRejected("periodic tasks are not supported on manual time");
+        return periodic(task, initialDelay, period, unit, null);
+    }
+
+    /** Runs {@code task} after {@code initialDelay}, then every {@code period} after each run started, until disposed. */
+    private Disposable periodic(Runnable task, long initialDelay, long period, TimeUnit unit, ManualWorker owner) {
+        if (period <= 0) {
+            throw Exceptions.failWithRejected("a period must be positive on manual time");
+        }
+        Periodic p = new Periodic();
+        Runnable[] step = new Runnable[1];
+        step[0] = () -> {
+            if (p.cancelled) {
+                return;
+            }
+            p.current = enqueue(step[0], unit.toNanos(period), owner);
+            task.run();
+        };
+        p.current = enqueue(step[0], unit.toNanos(initialDelay), owner);
+        return p;
+    }
+
+    /** A periodic task: the chain of its next runs, cancelled as a whole. */
+    private static final class Periodic implements Disposable {
+        volatile boolean cancelled;
+        volatile Disposable current;
+
+        @Override
+        public void dispose() {
+            cancelled = true;
+            Disposable c = current;
+            if (c != null) {
+                c.dispose();
+            }
+        }
+
+        @Override
+        public boolean isDisposed() {
+            return cancelled;
+        }
     }
 
     @Override
@@ -240,7 +278,7 @@ final class ManualScheduler implements Scheduler {
 
         @Override
         public Disposable schedulePeriodically(Runnable task, long initialDelay, long period, TimeUnit unit) {
-            throw Exceptions.failWithRejected("periodic tasks are not supported on manual time");
+            return periodic(task, initialDelay, period, unit, this);
         }
 
         synchronized void track(Task t) {

@@ -51,6 +51,24 @@ class ManualSchedulerTest {
     }
 
     @Test
+    void periodicTasksRunEveryPeriodUntilDisposed() {
+        ManualScheduler s = new ManualScheduler(T0);
+        List<Instant> ran = new ArrayList<>();
+        Disposable d = s.schedulePeriodically(() -> ran.add(s.instant()), 1, 30, TimeUnit.SECONDS);
+        s.advanceTo(T0.plusSeconds(100));
+        assertThat(ran).containsExactly(T0.plusSeconds(1), T0.plusSeconds(31), T0.plusSeconds(61), T0.plusSeconds(91));
+        d.dispose();
+        s.advanceTo(T0.plusSeconds(200));
+        assertThat(ran).hasSize(4);
+        Scheduler.Worker w = s.createWorker();
+        w.schedulePeriodically(() -> ran.add(s.instant()), 0, 10, TimeUnit.SECONDS);
+        assertThat(ran).hasSize(5);
+        w.dispose();
+        s.advanceTo(T0.plusSeconds(300));
+        assertThat(ran).hasSize(5);
+    }
+
+    @Test
     void cancelledTasksAndDisposedWorkersDoNotRun() {
         ManualScheduler s = new ManualScheduler(T0);
         List<String> ran = new ArrayList<>();
