@@ -131,11 +131,12 @@ public final class History implements AutoCloseable {
         long upTo = lastOffsetAtOrBefore(time);
         Optional<Envelope> failure = Optional.empty();
         long first = range().firstOffset();
-        for (long hi = upTo; hi >= first; ) {
-            long lo = Math.max(first, hi - PAGE + 1);
-            List<Envelope> page = read(lo, (int) (hi - lo + 1));
-            for (int i = page.size() - 1; i >= 0; i--) {
-                Envelope e = page.get(i);
+        int page = 64; // syncs are frequent: the one in force is usually a few records back
+        for (long hi = upTo; hi >= first; page = Math.min(page * 2, 8 * PAGE)) {
+            long lo = Math.max(first, hi - page + 1);
+            List<Envelope> records = read(lo, (int) (hi - lo + 1));
+            for (int i = records.size() - 1; i >= 0; i--) {
+                Envelope e = records.get(i);
                 if (e.event() instanceof SyncApplied s) {
                     return new Point(Optional.of(time), s.uptoOffset(), Point.Basis.PROGRAMMED, Optional.of(e), failure);
                 }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -28,7 +27,7 @@ final class RulesetDiff {
         Map<String, List<String>> before = group(a);
         Map<String, List<String>> after = group(b);
         Map<String, List<String>> changes = new LinkedHashMap<>();
-        TreeSet<String> keys = new TreeSet<>((x, y) -> order(x).compareTo(order(y)) != 0 ? order(x).compareTo(order(y)) : compare(x, y));
+        TreeSet<String> keys = new TreeSet<>(RulesetDiff::compare);
         keys.addAll(before.keySet());
         keys.addAll(after.keySet());
         for (String k : keys) {
@@ -94,13 +93,14 @@ final class RulesetDiff {
         return out;
     }
 
-    private static Integer order(String key) {
-        return key.equals(NODE_WIDE) ? 0 : 1;
-    }
-
+    /** Node-wide first, then Services by namespace and name. */
     private static int compare(String x, String y) {
-        Optional<ServiceRef> a = x.equals(NODE_WIDE) ? Optional.empty() : Optional.of(ServiceRef.parse(x));
-        Optional<ServiceRef> b = y.equals(NODE_WIDE) ? Optional.empty() : Optional.of(ServiceRef.parse(y));
-        return a.isPresent() && b.isPresent() ? a.get().compareTo(b.get()) : x.compareTo(y);
+        if (x.equals(y)) {
+            return 0;
+        }
+        if (x.equals(NODE_WIDE) || y.equals(NODE_WIDE)) {
+            return x.equals(NODE_WIDE) ? -1 : 1;
+        }
+        return ServiceRef.parse(x).compareTo(ServiceRef.parse(y));
     }
 }

@@ -8,6 +8,7 @@ import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
+import io.kproxy.events.ResourceKind;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -60,7 +61,7 @@ final class Touches {
             case ConfigRecorded e -> true;
             case NodeObserved e -> true;
             case NodeDeleted e -> true;
-            case SourceRelisted e -> e.kind() == io.kproxy.events.ResourceKind.NODE;
+            case SourceRelisted e -> e.kind() == ResourceKind.NODE;
             case ServiceObserved e -> false;
             case ServiceDeleted e -> false;
             case EndpointSliceObserved e -> false;
