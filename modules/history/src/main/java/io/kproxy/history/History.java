@@ -1,5 +1,6 @@
 package io.kproxy.history;
 
+import io.kproxy.backend.Plan;
 import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Time travel over one event log (DESIGN.md §7): resolves times and offsets to {@link Point}s,
@@ -52,6 +55,7 @@ public final class History implements AutoCloseable {
         void visit(Envelope record, FoldedState before, FoldStep step);
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(History.class);
     private static final int PAGE = 512;
 
     private final EventLog log;
@@ -191,7 +195,9 @@ public final class History implements AutoCloseable {
             Optional<Snapshot> snap = guard(() -> log.snapshotAtOrBefore(offset));
             forward = snap.isEmpty() || snap.get().offset() <= s.offset() || offset - s.offset() < PAGE;
         }
+        long start = forward ? s.offset() : -1;
         FoldedState result = forward ? walk(s, offset, (r, b, step) -> { }) : guard(() -> StateLoader.at(log, offset).state());
+        LOG.debug("decision=state-rebuilt offset={} from={}", offset, forward ? "folded-state-" + start : "snapshot-or-start");
         cached = result;
         return result;
     }
@@ -225,7 +231,15 @@ public final class History implements AutoCloseable {
         FoldedState state = state(point.offset());
         String m = mode.orElseGet(() -> point.applied().map(SyncApplied::backend).orElse(state.node().settings().mode()));
         if (renderedOffset != state.offset() || !renderedMode.equals(m)) {
-            var plan = renderers.render(m, state.node());
+            Plan plan;
+            try {
+                plan = renderers.render(m, state.node());
+            } catch (HistoryException e) {
+                if (mode.isPresent()) {
+                    throw e;
+                }
+                throw new HistoryException(e.reason(), "the journal's mode: " + e.getMessage() + "; choose one with --mode", e);
+            }
             renderedText = plan.rulesetText();
             renderedHash = plan.rulesetHash();
             renderedOffset = state.offset();

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.engine.StateLoader;
+import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
 import io.kproxy.events.SyncKind;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.model.Json;
+import io.kproxy.model.NodeName;
 import io.kproxy.state.FoldedState;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -76,6 +79,18 @@ class HistoryTest {
             assertThat(r.matchesRecorded()).contains(false);
             assertThat(r.summary()).contains("differs from the recorded 0123456789ab");
             assertThat(h.render(h.at(t("00:00:05")), Optional.of("iptables")).matchesRecorded()).as("another mode: nothing to compare").isEmpty();
+        }
+    }
+
+    @Test
+    void aJournalWhoseModeHasNoBackendAsksForOne() {
+        TestLog l = new TestLog();
+        l.at("00:00:00", new ConfigRecorded(new NodeName(TestLog.NODE), Json.obj("mode", Json.of("ipvs"))));
+        try (History h = History.of(l.log)) {
+            assertThatThrownBy(() -> h.render(h.atOffset(0), Optional.empty())).isInstanceOfSatisfying(HistoryException.class,
+                    e -> assertThat(e.reason()).isEqualTo(HistoryException.Reason.BAD_ARGUMENT))
+                    .hasMessage("the journal's mode: no backend for mode ipvs (installed: iptables, nftables); choose one with --mode");
+            assertThat(h.render(h.atOffset(0), Optional.of("nftables")).text()).startsWith("add table ip kube-proxy");
         }
     }
 
