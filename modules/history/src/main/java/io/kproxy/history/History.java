@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * being recorded and the next sync the kernel still holds the previous rules. {@link #desiredAt}
  * and {@link #atOffset} ask for the fold of the records instead. Every method throws
  * {@link HistoryException} (never a raw I/O or decoding error). Not thread-safe (one command at a
- * time); blocks on the log's I/O.
+ * time); blocks on the log's I/O. No method accepts or returns null.
  */
 public final class History implements AutoCloseable {
 

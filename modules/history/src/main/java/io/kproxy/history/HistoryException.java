@@ -4,7 +4,7 @@ package io.kproxy.history;
  * A time-travel question that cannot be answered, sorted by whose side the problem is on, so that
  * the CLI can say it in one line and exit with a documented code (docs/operations.md) instead of
  * a stack trace. The message is a sentence for an operator: it names the input, the journal's
- * range or the damaged file.
+ * range or the damaged file. {@link #reason()} is never null.
  */
 public final class HistoryException extends RuntimeException {
 

@@ -3,7 +3,8 @@ package io.kproxy.history;
 import java.time.Instant;
 
 /**
- * What a journal holds: its first and last readable records. Immutable.
+ * What a journal holds: its first and last readable records. Immutable and thread-safe; no null
+ * components.
  *
  * @param firstOffset the first offset still held (retention may have removed older ones)
  * @param lastOffset  the last readable offset (before a torn tail)

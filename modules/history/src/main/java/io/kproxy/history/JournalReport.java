@@ -20,7 +20,8 @@ import java.util.Optional;
 /**
  * {@code kproxy journal inspect} and {@code verify} as text: segments, time range, snapshots and
  * records per event type; or every problem {@link JournalInspector#verify()} finds, with file,
- * byte position and offsets. Opens the journal read-only (nothing written, no lock). Blocks on I/O.
+ * byte position and offsets. Opens the journal read-only (nothing written, no lock). Blocks on I/O;
+ * thread-safe (stateless); never returns null.
  */
 public final class JournalReport {
 

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * A point in a journal's history resolved to the state to render: the fold of every record up to
- * {@link #offset()}. Immutable.
+ * {@link #offset()}. Immutable and thread-safe; no null components (absent parts are empty).
  *
  * @param asked   the time asked for, when the point was asked by time
  * @param offset  the last record folded into the state (for a programmed point, the sync's

@@ -3,7 +3,7 @@ package io.kproxy.history;
 import java.util.Optional;
 
 /**
- * A ruleset rebuilt from history. Immutable.
+ * A ruleset rebuilt from history. Immutable and thread-safe; no null components.
  *
  * @param point        the point rendered
  * @param mode         the backend that rendered it

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * The recorded sample histories under {@code events/samples/} (see its README): generated, not
  * hand-written, so that they can be regenerated when the record format or the engine changes.
- * Stateless; blocks while generating.
+ * Stateless and thread-safe; blocks while generating; never returns null.
  */
 public final class SampleHistories {
 

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * The TIME arguments of the time-travel commands: RFC 3339 ({@code 2026-11-22T03:12:07Z},
  * {@code 2026-11-22T05:12:07.250+02:00}), {@code now}, or a time relative to now
  * ({@code -5m}, {@code -90s}, {@code -1h30m}, {@code -2d}). A time without a zone is refused:
- * on a laptop far from the node it would silently mean another instant. Pure but for the clock.
+ * on a laptop far from the node it would silently mean another instant. Pure but for the clock;
+ * thread-safe; never returns null.
  */
 public final class Times {
 
