@@ -10,6 +10,11 @@ import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.SourceSynced;
+import io.kproxy.history.History;
+import io.kproxy.history.HistoryException;
+import io.kproxy.history.Point;
+import io.kproxy.history.Rendering;
+import io.kproxy.history.Times;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
@@ -19,6 +24,7 @@ import io.kproxy.state.Rejection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,38 +35,89 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code kproxy render}: the ruleset kproxy would program on {@code --node} for the objects in
- * {@code --objects}, printed on standard output, with the configuration of {@code --config} (or
- * the defaults) in {@code --mode}. The objects go through exactly the agent's path: observations,
- * the fold, the node projection and the backend's render, with an in-memory kernel port (nothing
- * is programmed). A bad object, or a bad field in one, is reported on standard error with its
- * file and reason while the rest render (exit 3); any installed backend's mode works.
+ * {@code kproxy render}, from objects or from a journal.
+ *
+ * <p>{@code --objects DIR}: the ruleset kproxy would program on {@code --node} for the objects in
+ * the directory, printed on standard output, with the configuration of {@code --config} (or the
+ * defaults) in {@code --mode}. The objects go through exactly the agent's path: observations, the
+ * fold, the node projection and the backend's render, with an in-memory kernel port (nothing is
+ * programmed). A bad object, or a bad field in one, is reported on standard error with its file
+ * and reason while the rest render (exit 3); any installed backend's mode works.
+ *
+ * <p>{@code --journal DIR --at TIME | --offset N}: the ruleset the node had programmed at a time
+ * (the state of the last sync recorded by then), or the desired state at an offset, rebuilt from
+ * the nearest snapshot plus replay ({@link History}); {@code --explain} annotates each Service's
+ * rules with the records they came from. Standard error says which sync it is and whether the
+ * rebuilt ruleset's hash equals the one the agent recorded.
  */
 @Command(name = "render", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Print the ruleset kproxy would program for the objects in a directory.")
+        description = {"Print the ruleset kproxy would program for the objects in a directory (--objects), or the ruleset a node had at a time "
+                + "according to its journal (--journal).",
+                "TIME: RFC 3339 with a zone (2026-11-22T03:12:07Z), now, or -5m / -2h30m / -1d."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {HistoryExits.CODES_0, HistoryExits.CODES_1, HistoryExits.CODES_2,
+                "3:(--objects) rendered, but some objects or fields were skipped (listed on standard error)", HistoryExits.CODES_4,
+                HistoryExits.CODES_5})
 final class RenderCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--objects", required = true, paramLabel = "DIR",
+    @Option(names = "--objects", paramLabel = "DIR",
             description = "Directory of Service, EndpointSlice and Node objects (YAML or JSON, one or many per file).")
     Path objects;
 
-    @Option(names = "--node", required = true, paramLabel = "NAME", description = "The node to render for.")
+    @Option(names = "--node", paramLabel = "NAME", description = "(--objects) The node to render for.")
     String node;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "A KubeProxyConfiguration file (default: every field at its default).")
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "(--objects) A KubeProxyConfiguration file (default: every field at its default).")
     Path config;
 
-    @Option(names = "--mode", required = true, paramLabel = "MODE", description = "The backend: nftables, or any other installed one.")
+    @Option(names = "--mode", paramLabel = "MODE",
+            description = "The backend: nftables, or any other installed one (--journal: default the mode the node ran in).")
     String mode;
+
+    @Option(names = "--journal", paramLabel = "DIR", description = "A journal directory (read only; a copy is fine).")
+    Path journal;
+
+    @Option(names = "--at", paramLabel = "TIME", description = "(--journal) The ruleset the node had programmed at this time.")
+    String at;
+
+    @Option(names = "--offset", paramLabel = "N", description = "(--journal) The desired state of the records up to offset N.")
+    Long offset;
+
+    @Option(names = "--desired", description = "(--journal --at) The desired state of the records up to TIME, programmed or not.")
+    boolean desired;
+
+    @Option(names = "--explain", description = "(--journal) Precede each Service's rules with the records they came from.")
+    boolean explain;
 
     @Override
     public Integer call() {
+        if (journal != null) {
+            return fromJournal();
+        }
+        if (objects == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--objects=DIR' or '--journal=DIR'");
+        }
+        if (at != null || offset != null || desired || explain) {
+            throw new ParameterException(spec.commandLine(), "--at, --offset, --desired and --explain need --journal");
+        }
+        List<String> missing = new ArrayList<>();
+        if (node == null) {
+            missing.add("'--node=NAME'");
+        }
+        if (mode == null) {
+            missing.add("'--mode=MODE'");
+        }
+        if (!missing.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "Missing required options: " + String.join(", ", missing));
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ProxyConfig cfg;
@@ -96,6 +153,40 @@ final class RenderCommand implements Callable<Integer> {
         problems.forEach(p -> err.println("kproxy render: skipped " + p));
         err.flush();
         return problems.isEmpty() ? 0 : 3;
+    }
+
+    private Integer fromJournal() {
+        if (objects != null || node != null || config != null) {
+            throw new ParameterException(spec.commandLine(), "--journal renders from the journal: --objects, --node and --config do not apply");
+        }
+        if ((at == null) == (offset == null)) {
+            throw new ParameterException(spec.commandLine(), "--journal needs exactly one of --at=TIME or --offset=N");
+        }
+        if (desired && at == null) {
+            throw new ParameterException(spec.commandLine(), "--desired goes with --at");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (History h = History.open(journal).withProgress(HistoryExits.progress(err, "render"))) {
+            HistoryExits.warnings(err, "render", h);
+            Point point;
+            if (at != null) {
+                Instant t = Times.parse(at, Clock.systemUTC());
+                point = desired ? h.desiredAt(t) : h.at(t);
+            } else {
+                point = h.atOffset(offset);
+            }
+            Rendering r = h.render(point, Optional.ofNullable(mode));
+            out.print(explain ? h.explain(r) : r.text());
+            out.flush();
+            err.println("kproxy render: " + r.summary());
+            err.flush();
+            return HistoryExits.OK;
+        } catch (HistoryException e) {
+            return HistoryExits.report(err, "render", e);
+        } catch (RuntimeException e) {
+            return HistoryExits.failed(err, "render", e);
+        }
     }
 
     /** The agent's fold: the configuration (in the asked mode), the objects, then every sync barrier. */

@@ -1,0 +1,98 @@
+package io.kproxy.history;
+
+import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.ConfigRecorded;
+import io.kproxy.events.DataplanePinned;
+import io.kproxy.events.DataplaneUnpinned;
+import io.kproxy.events.EndpointSliceDeleted;
+import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.Envelope;
+import io.kproxy.events.NodeDeleted;
+import io.kproxy.events.NodeObserved;
+import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceDeleted;
+import io.kproxy.events.ServiceObserved;
+import io.kproxy.events.SourceRelisted;
+import io.kproxy.events.SourceSynced;
+import io.kproxy.events.SyncApplied;
+import io.kproxy.events.SyncFailed;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * How records are named in every report: the event type, the object a record is about, its
+ * resourceVersion, times to the millisecond in UTC. One place, so that {@code render --explain},
+ * {@code diff} and {@code audit} say the same thing the same way. Pure.
+ */
+final class Describe {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private Describe() {
+    }
+
+    /** {@code 2026-11-22T03:12:04.500Z}: always milliseconds, always UTC, so that columns line up. */
+    static String time(Instant t) {
+        return TIME.format(t);
+    }
+
+    /** The event type as the events/ pages name it ({@code EndpointSliceObserved}). */
+    static String type(ClusterEvent e) {
+        return e.getClass().getSimpleName();
+    }
+
+    /** The object a record is about: {@code ns/name} of a Service or slice, {@code node/<name>}, a barrier's kind. */
+    static String object(ClusterEvent event) {
+        return switch (event) {
+            case ServiceObserved e -> e.service().toString();
+            case ServiceDeleted e -> e.service() + (e.finalStateUnknown() ? " (final state unknown)" : "");
+            case EndpointSliceObserved e -> e.slice().toString();
+            case EndpointSliceDeleted e -> e.slice() + (e.finalStateUnknown() ? " (final state unknown)" : "");
+            case NodeObserved e -> "node/" + e.node().value();
+            case NodeDeleted e -> "node/" + e.node().value();
+            case SourceSynced e -> kind(e.kind());
+            case SourceRelisted e -> kind(e.kind()) + " (" + e.keysPresent().size() + " present)";
+            case ConfigRecorded e -> "node " + e.node().value() + ", mode " + e.config().string("mode").orElse("iptables");
+            case SyncApplied e -> e.backend() + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + " up to #"
+                    + e.uptoOffset();
+            case SyncFailed e -> e.backend() + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + ": " + e.error();
+            case DataplanePinned e -> "to #" + e.toOffset() + ": " + e.reason();
+            case DataplaneUnpinned e -> e.reason();
+        };
+    }
+
+    /** The record's resourceVersion, or "" when its event carries none. */
+    static String resourceVersion(ClusterEvent event) {
+        return switch (event) {
+            case ServiceObserved e -> e.resourceVersion();
+            case ServiceDeleted e -> e.resourceVersion();
+            case EndpointSliceObserved e -> e.resourceVersion();
+            case EndpointSliceDeleted e -> e.resourceVersion();
+            case NodeObserved e -> e.resourceVersion();
+            case NodeDeleted e -> e.resourceVersion();
+            case SourceSynced e -> e.resourceVersion();
+            case SourceRelisted e -> e.resourceVersion();
+            case ConfigRecorded e -> "";
+            case SyncApplied e -> "";
+            case SyncFailed e -> "";
+            case DataplanePinned e -> "";
+            case DataplaneUnpinned e -> "";
+        };
+    }
+
+    /** {@code #845 2026-11-22T03:12:05.000Z EndpointSliceObserved shop/checkout-b9w2m rv 184512}. */
+    static String record(Envelope e) {
+        String rv = resourceVersion(e.event());
+        return "#" + e.offset() + " " + time(e.recordedAt()) + " " + type(e.event()) + " " + object(e.event())
+                + (rv.isEmpty() ? "" : " rv " + rv);
+    }
+
+    private static String kind(ResourceKind k) {
+        return switch (k) {
+            case SERVICE -> "Services";
+            case ENDPOINT_SLICE -> "EndpointSlices";
+            case NODE -> "Nodes";
+        };
+    }
+}

@@ -1,0 +1,45 @@
+package io.kproxy.history;
+
+import io.kproxy.history.sample.SampleClusterGenerator;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The recorded sample histories under {@code events/samples/} (see its README): generated, not
+ * hand-written, so that they can be regenerated when the record format or the engine changes.
+ * Stateless and thread-safe; blocks while generating; never returns null.
+ */
+public final class SampleHistories {
+
+    /** The name of the one sample there is: an hour of a 300-Service cluster (events/samples/cluster-hour). */
+    public static final String CLUSTER_HOUR = "cluster-hour";
+
+    /**
+     * A documented moment of a sample: the record at {@code offset}, when it was recorded, its
+     * event type and object, and what it means in the story.
+     */
+    public record Moment(long offset, java.time.Instant at, String eventType, String object, String what) {
+
+        /** The row of events/samples/README.md's table: {@code | time | #offset | event | object | what |}. */
+        public String row() {
+            return "| " + Describe.time(at) + " | #" + offset + " | " + eventType + " | " + object + " | " + what.strip() + " |";
+        }
+    }
+
+    private SampleHistories() {
+    }
+
+    /**
+     * Writes {@value #CLUSTER_HOUR} into {@code dir} (which must not exist or be empty): the
+     * scripted hour recorded by the real engine in nftables mode on virtual time, with its
+     * snapshots, in 512 KiB segments.
+     *
+     * @return the moments events/samples/README.md documents, in offset order
+     * @throws IllegalArgumentException when {@code dir} is not empty
+     */
+    public static List<Moment> generateClusterHour(Path dir) {
+        return SampleClusterGenerator.generate(dir).stream()
+                .map(m -> new Moment(m.offset(), m.at(), Describe.type(m.record().event()), Describe.object(m.record().event()), m.what()))
+                .toList();
+    }
+}
