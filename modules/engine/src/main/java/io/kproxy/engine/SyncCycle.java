@@ -15,6 +15,7 @@ import io.kproxy.events.SyncKind;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.NodeState;
+import io.kproxy.state.Pin;
 import io.kproxy.state.StateDelta;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,11 +31,13 @@ import org.slf4j.LoggerFactory;
  * Services and EndpointSlices have synced:
  *
  * <ol>
- *   <li>target = {@link DataplaneTarget#of}(latest fold); delta = {@link StateDelta#between} the
+ *   <li>target = what {@link DataplaneTargets} chooses (the live fold, or the pinned state);
+ *       delta = {@link StateDelta#between} the
  *       last programmed state and the target (from the empty state on the first sync, so that
  *       upstream's start-up conntrack cleanup happens too);</li>
  *   <li>full or partial by {@link FullSyncSchedule}: the first sync and the one after a failure
- *       start from no known kernel state; the hourly one and a node change rewrite everything;</li>
+ *       start from no known kernel state; the hourly one, a node change and a change of the
+ *       dataplane pin (rollback, resume) rewrite everything;</li>
  *   <li>render (incrementally from the last applied plan when there is one), diff, apply;</li>
  *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
  *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
@@ -55,7 +58,7 @@ final class SyncCycle {
     private final EventLog log;
     private final EngineOptions options;
     private final EngineClock clock;
-    private final Supplier<FoldedState> live;
+    private final Supplier<DataplaneTarget> targets;
     private final PendingChanges pending;
     private final ProxyMetrics metrics;
     private final ProxyHealth health;
@@ -66,20 +69,22 @@ final class SyncCycle {
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
+    private Optional<Pin> lastPin = Optional.empty();
     private FullSyncSchedule schedule = FullSyncSchedule.initial();
     private long generation;
     private int failuresInARow;
 
     /**
+     * @param targets  what each sync programs (may block while it rebuilds a pinned state)
      * @param recorder where the sync records are hashed and appended, in order, off the sync thread
      */
-    SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<FoldedState> live, PendingChanges pending,
+    SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<DataplaneTarget> targets, PendingChanges pending,
             ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder) {
         this.backend = backend;
         this.log = log;
         this.options = options;
         this.clock = clock;
-        this.live = live;
+        this.targets = targets;
         this.pending = pending;
         this.metrics = metrics;
         this.health = health;
@@ -90,7 +95,7 @@ final class SyncCycle {
     }
 
     SyncRunner.Outcome run() {
-        DataplaneTarget target = DataplaneTarget.of(live.get());
+        DataplaneTarget target = targets.get();
         if (!target.node().synced()) {
             LOG.debug("decision=skip-sync reason=\"services and endpoint slices have not both synced\" offset={}", target.uptoOffset());
             return SyncRunner.Outcome.succeeded();
@@ -98,7 +103,7 @@ final class SyncCycle {
         Instant now = clock.now();
         long start = clock.nanoTime();
         StateDelta delta = StateDelta.between(lastNode, target.node());
-        boolean full = schedule.fullSyncDue(now, delta.nodeChanged());
+        boolean full = schedule.fullSyncDue(now, delta.nodeChanged()) || !target.pin().equals(lastPin);
         boolean fromScratch = schedule.lastFullSync().isEmpty() || schedule.lastFailed();
         Transaction tx;
         try {
@@ -122,6 +127,7 @@ final class SyncCycle {
     private SyncRunner.Outcome succeeded(DataplaneTarget target, Transaction tx, StateDelta delta, Instant now, long start) {
         lastApplied = Optional.of(tx.result());
         lastNode = target.node();
+        lastPin = target.pin();
         schedule = schedule.after(tx, now, true);
         failuresInARow = 0;
         cleanConntrack(delta, target.node());
