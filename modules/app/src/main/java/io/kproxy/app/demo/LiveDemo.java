@@ -83,7 +83,7 @@ final class LiveDemo {
         out.line("network:  node namespace " + net.node() + " (the engine programs it), " + t.podIPs().size() + " pod namespaces of "
                 + t.service() + " listening on port " + join(t.goodPorts()) + ", a client at " + net.clientIp() + "; all on a bridge");
         Path dir = options.keep().orElse(work.resolve("journal"));
-        clock = new ReplayClock(history.start());
+        clock = new ReplayClock(history.start(), speed());
         journal = cleanup.add(LocalJournal.open(JournalOptions.defaults(dir).withClock(clock)));
         BackendProvider provider = BackendProvider.forMode(history.mode())
                 .orElseThrow(() -> new Failure("the history's proxy mode " + history.mode() + " has no backend installed"));
@@ -105,7 +105,7 @@ final class LiveDemo {
 
     private int replay() throws Failure {
         List<Envelope> records = history.records();
-        double speed = Math.max(1.0, (double) history.span().toNanos() / options.replay().toNanos());
+        double speed = speed();
         out.line(String.format("Replaying %d records from %s to %s, %.0fx faster than they happened. Each sync is followed by a real "
                 + "connection to %s (%s):", records.size(), Console.time(history.start()), Console.time(history.end()), speed,
                 prober.address(), history.target().service()));
@@ -117,7 +117,7 @@ final class LiveDemo {
         for (int i = 0; i < records.size(); i++) {
             Envelope r = records.get(i);
             sleepUntil(realStart + paused + (long) (Duration.between(history.start(), r.recordedAt()).toNanos() / speed));
-            clock.set(r.recordedAt());
+            clock.set(r.recordedAt(), i + 1 < records.size() ? records.get(i + 1).recordedAt() : r.recordedAt());
             int index = i;
             CompletableFuture<Long> f = journal.append(r.source(), r.event());
             f.thenAccept(o -> offsets.landed(index, o));
@@ -137,6 +137,11 @@ final class LiveDemo {
         long end = last.join();
         out.endProgress();
         return finish(end, rolledBack);
+    }
+
+    /** History time per real time: the whole history in the asked replay time. */
+    private double speed() {
+        return Math.max(1.0, (double) history.span().toNanos() / options.replay().toNanos());
     }
 
     private void rollbackAndResume(SyncProber.Broken b) throws Failure {
