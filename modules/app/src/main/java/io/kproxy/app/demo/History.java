@@ -45,13 +45,21 @@ import java.util.stream.Collectors;
 final class History {
 
     /**
-     * A record that changed the probed Service's rules, and the rules it left.
+     * A record that changed the probed Service's IPv4 rules, and the rules it left.
      *
      * @param index     the record's position in {@link #records()} (its offset in the replay,
      *                  before the engine's own records are interleaved)
-     * @param reachable some endpoint is on a good port
+     * @param reachable some endpoint is on a good port: some connections are answered
+     * @param healthy   there are endpoints and all are on good ports: every connection is answered
      */
-    record Change(int index, Instant at, String summary, boolean reachable) {
+    record Change(int index, Instant at, String summary, boolean reachable, boolean healthy) {
+    }
+
+    /**
+     * A breakage: from the last healthy state, the change that starts it (a rollout of a bad
+     * edit can take several records) and the first change after which nothing answers.
+     */
+    record Episode(Change lastGood, Change start, Change broken) {
     }
 
     /** The probed Service and where its pods are. */
@@ -73,8 +81,11 @@ final class History {
     private final String node;
     private final String mode;
 
-    private History(List<Envelope> records, Target target, List<Change> changes, String node, String mode) {
+    private final int syncedIndex;
+
+    private History(List<Envelope> records, Target target, List<Change> changes, String node, String mode, int syncedIndex) {
         this.records = records;
+        this.syncedIndex = syncedIndex;
         this.target = target;
         this.changes = changes;
         this.node = node;
@@ -124,6 +135,7 @@ final class History {
         TreeSet<Integer> good = new TreeSet<>();
         TreeSet<IpAddress> pods = new TreeSet<>();
         String node = "";
+        int syncedIndex = -1;
         for (Envelope e : records) {
             Envelope r = new Envelope(renumbered.size(), e.recordedAt(), e.source(), e.event());
             renumbered.add(r);
@@ -132,6 +144,9 @@ final class History {
             }
             FoldStep step = s.apply(r);
             s = step.state();
+            if (syncedIndex < 0 && s.node().synced()) {
+                syncedIndex = (int) r.offset();
+            }
             if (!step.delta().changedServices().contains(service)) {
                 continue;
             }
@@ -141,14 +156,20 @@ final class History {
                 port.get().clusterEndpoints().forEach(ep -> good.add(ep.port().value()));
             }
             port.ifPresent(p -> p.endpoints().forEach(ep -> pods.add(ep.ip())));
-            boolean reachable = port.isPresent() && port.get().clusterEndpoints().stream().anyMatch(ep -> good.contains(ep.port().value()));
-            changes.add(new Change((int) r.offset(), r.recordedAt(), summary(service, port), reachable));
+            String summary = summary(service, port);
+            if (!changes.isEmpty() && changes.getLast().summary().equals(summary)) {
+                continue; // an IPv6-only change: the probe (IPv4) does not see it
+            }
+            List<Endpoint> eps = port.map(ServicePortState::clusterEndpoints).orElse(List.of());
+            boolean reachable = eps.stream().anyMatch(ep -> good.contains(ep.port().value()));
+            boolean healthy = !eps.isEmpty() && eps.stream().allMatch(ep -> good.contains(ep.port().value()));
+            changes.add(new Change((int) r.offset(), r.recordedAt(), summary, reachable, healthy));
         }
         if (first == null) {
             throw new Unusable("Service " + service + " never has a TCP port with endpoints in this history");
         }
         return new History(List.copyOf(renumbered), new Target(service, first.clusterIP(), first.port().value(), good, pods),
-                List.copyOf(changes), node, s.node().settings().mode());
+                List.copyOf(changes), node, s.node().settings().mode(), syncedIndex);
     }
 
     /** The Service's first TCP port of IPv4, in port-name order. */
@@ -179,22 +200,33 @@ final class History {
         return changes;
     }
 
-    /** The first change after which no endpoint is on a good port (having been reachable before). */
-    Optional<Change> predictedBreak() {
-        boolean wasReachable = false;
+    /** The first breakage of the history: nothing answers after it, having answered before. */
+    Optional<Episode> predictedBreak() {
+        Change lastGood = null;
+        Change start = null;
         for (Change c : changes) {
-            if (wasReachable && !c.reachable()) {
-                return Optional.of(c);
+            if (c.healthy()) {
+                lastGood = c;
+                start = null;
+            } else if (lastGood != null) {
+                start = start == null ? c : start;
+                if (!c.reachable()) {
+                    return Optional.of(new Episode(lastGood, start, c));
+                }
             }
-            wasReachable = c.reachable();
         }
         return Optional.empty();
     }
 
-    /** The change before {@code c}, if any. */
-    Optional<Change> before(Change c) {
+    /** The change after {@code c}, if any. */
+    Optional<Change> after(Change c) {
         int i = changes.indexOf(c);
-        return i > 0 ? Optional.of(changes.get(i - 1)) : Optional.empty();
+        return i >= 0 && i + 1 < changes.size() ? Optional.of(changes.get(i + 1)) : Optional.empty();
+    }
+
+    /** The index of the record after which the state has synced (the first sync can run), -1 if never. */
+    int syncedIndex() {
+        return syncedIndex;
     }
 
     /** The fold of the records up to and including {@code index}. */

@@ -124,10 +124,22 @@ final class LiveDemo {
             last = f;
             story.tell(i, r, f::join, out);
             out.progress(i + 1, records.size(), r.recordedAt(), prober.syncs());
+            if (i == history.syncedIndex()) {
+                // The first sync programs every Service from scratch, on a cold JVM: let it finish
+                // before the history goes on, so that the timeline does not run ahead of it.
+                long w0 = System.nanoTime();
+                clock.hold();
+                f.join();
+                while (prober.syncs() == 0 && System.nanoTime() - w0 < Duration.ofSeconds(20).toNanos()) {
+                    sleep(20);
+                }
+                paused += System.nanoTime() - w0;
+            }
             if (!rolledBack && prober.broken().isDone()) {
                 last.join();
                 out.endProgress();
                 long p0 = System.nanoTime();
+                clock.hold();
                 rollbackAndResume(prober.broken().join());
                 paused += System.nanoTime() - p0;
                 rolledBack = true;
@@ -139,6 +151,10 @@ final class LiveDemo {
         return finish(end, rolledBack);
     }
 
+    private Optional<History.Change> lastHealthyBefore(History.Change c) {
+        return history.changes().stream().filter(x -> x.index() < c.index() && x.healthy()).reduce((a, b) -> b);
+    }
+
     /** History time per real time: the whole history in the asked replay time. */
     private double speed() {
         return Math.max(1.0, (double) history.span().toNanos() / options.replay().toNanos());
@@ -146,13 +162,15 @@ final class LiveDemo {
 
     private void rollbackAndResume(SyncProber.Broken b) throws Failure {
         prober.quiet(true);
-        History.Change bad = offsets.lastChangeAtOrBefore(b.sync().uptoOffset())
+        History.Change bad = offsets.breakageStartAtOrBefore(b.sync().uptoOffset())
                 .orElseThrow(() -> new Failure("the Service failed, but no change of it was programmed: " + b.outcome()));
         out.line("");
         out.line(">>> " + Console.time(b.record().recordedAt()) + "  traffic to " + history.target().service() + " FAILS: " + b.outcome()
                 + " (sync " + b.sync().generation() + ").");
         out.line("    The change that broke it: #" + offsets.of(bad.index()) + " at " + Console.time(bad.at()) + ": " + bad.summary());
-        history.before(bad).ifPresent(p -> out.line("    Before it:                " + p.summary()));
+        offsets.lastChangeAtOrBefore(b.sync().uptoOffset()).filter(l -> l.index() != bad.index())
+                .ifPresent(l -> out.line("    and then: #" + offsets.of(l.index()) + " at " + Console.time(l.at()) + ": " + l.summary()));
+        lastHealthyBefore(bad).ifPresent(p -> out.line("    Before it, all was well:  " + p.summary()));
         Instant to = bad.at().minusMillis(1);
         String reason = "demo: " + history.target().service() + " refused connections after " + Console.time(bad.at());
         out.line("");

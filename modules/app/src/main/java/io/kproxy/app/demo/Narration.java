@@ -27,12 +27,15 @@ final class Narration {
 
     private final Map<Integer, History.Change> changes = new HashMap<>();
     private final Set<ResourceKind> synced = EnumSet.noneOf(ResourceKind.class);
-    private final Optional<History.Change> predictedBreak;
+    private final Optional<History.Episode> predictedBreak;
+    private final String goodPorts;
     private Envelope previous;
+    private boolean healedTold;
 
     Narration(History h) {
         h.changes().forEach(c -> changes.put(c.index(), c));
         this.predictedBreak = h.predictedBreak();
+        this.goodPorts = String.join(", ", h.target().goodPorts().stream().map(String::valueOf).toList());
     }
 
     /**
@@ -53,8 +56,14 @@ final class Narration {
     private Optional<String> line(int index, Envelope r) {
         History.Change c = changes.get(index);
         if (c != null) {
-            boolean bad = predictedBreak.map(b -> b.index() == index).orElse(false);
-            return Optional.of(r.event().getClass().getSimpleName() + " " + c.summary() + (bad ? "   <-- the bad change" : ""));
+            String mark = predictedBreak.map(b -> b.start().index() == index ? "   <-- the bad change"
+                    : b.broken().index() == index ? "   <-- now no endpoint where the pods listen"
+                    : c.healthy() && index > b.broken().index() && !healedTold ? "   <-- all on port " + goodPorts + " again" : "")
+                    .orElse("");
+            if (mark.contains(" again")) {
+                healedTold = true;
+            }
+            return Optional.of(r.event().getClass().getSimpleName() + " " + c.summary() + mark);
         }
         if (r.event() instanceof ConfigRecorded e) {
             return Optional.of("ConfigRecorded: the agent starts (node " + e.node().value() + ")");

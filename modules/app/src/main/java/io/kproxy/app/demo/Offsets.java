@@ -31,6 +31,21 @@ final class Offsets {
         return offsets.get(index);
     }
 
+    /**
+     * The change that started the breakage a sync up to journal offset {@code upto} shows: the
+     * change after the last healthy one at or below {@code upto}.
+     */
+    Optional<History.Change> breakageStartAtOrBefore(long upto) {
+        History.Change lastGood = null;
+        for (History.Change c : history.changes()) {
+            long o = offsets.get(c.index());
+            if (o >= 0 && o <= upto && c.healthy()) {
+                lastGood = c;
+            }
+        }
+        return lastGood == null ? Optional.empty() : history.after(lastGood);
+    }
+
     /** The last change of the probed Service whose record is at or below journal offset {@code upto}. */
     Optional<History.Change> lastChangeAtOrBefore(long upto) {
         History.Change last = null;

@@ -35,15 +35,16 @@ final class RenderOnlyDemo {
             story.tell(i, records.get(i), () -> offset, out);
         }
         out.line("");
-        Optional<History.Change> bad = history.predictedBreak();
+        Optional<History.Episode> bad = history.predictedBreak();
         if (bad.isEmpty()) {
             out.problem(history.target().service() + " never loses its endpoints on port " + history.target().goodPorts()
                     + " in this history: there is no bad change to show (choose a Service with --service)");
             return 1;
         }
-        History.Change b = bad.get();
+        History.Change b = bad.get().start();
+        History.Change broken = bad.get().broken();
         FoldedState before = history.stateAt(b.index() - 1);
-        FoldedState after = history.stateAt(b.index());
+        FoldedState after = history.stateAt(broken.index());
         MemoryKernelPort nowhere = new MemoryKernelPort();
         BackendProvider provider = BackendProvider.forMode(history.mode()).orElseThrow(
                 () -> new IllegalStateException("the history's proxy mode " + history.mode() + " has no backend installed"));
@@ -54,7 +55,10 @@ final class RenderOnlyDemo {
             is = backend.render(after.node()).rulesetText();
         }
         out.line("The bad change, #" + b.index() + " at " + Console.time(b.at()) + ": " + b.summary());
-        history.before(b).ifPresent(p -> out.line("Before it:   " + p.summary()));
+        if (broken.index() != b.index()) {
+            out.line("and then, #" + broken.index() + " at " + Console.time(broken.at()) + ": " + broken.summary());
+        }
+        out.line("Before it:   " + bad.get().lastGood().summary());
         out.line("What it changed in the " + history.mode() + " ruleset ('-' before, '+' after):");
         List<String> diff = diff(was, is);
         diff.stream().limit(MAX_LINES).forEach(l -> out.line("  " + l));

@@ -39,6 +39,12 @@ final class ReplayClock extends Clock {
         span = new Span(t, System.nanoTime(), next.isBefore(t) ? t : next);
     }
 
+    /** Stops the clock where it is (the demo pauses the history), until the next {@link #set}. */
+    synchronized void hold() {
+        Instant t = instant();
+        span = new Span(t, System.nanoTime(), t);
+    }
+
     @Override
     public synchronized Instant instant() {
         Span s = span;
