@@ -106,7 +106,7 @@ class DemoIT {
         assertRolledBackAndCleanedUp(r, "shop/checkout");
         assertThat(r.out()).contains("The change that broke it: #").contains("10.244.1.11:8081, 10.244.1.13:8081")
                 .contains("$ kproxy rollback --to 2026-11-22T03:04:59.999Z")
-                .containsPattern("03:12:00\\.\\d+  sync \\d+ \\(partial\\) programmed records up to #\\d+: connect 10.96.0.50:80 -> ok")
+                .contains("<-- all on port 8080 again").containsPattern("03:12:0\\d\\.\\d+  sync \\d+ \\(partial\\) programmed records up to #\\d+: connect 10.96.0.50:80 -> ok")
                 .contains("end of the history: connect 10.96.0.50:80 x3 -> 3 answered");
     }
 
