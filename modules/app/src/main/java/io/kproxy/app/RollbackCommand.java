@@ -19,8 +19,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rollback", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Program the rules the node had at TIME again (the agent keeps journaling; undo with kproxy resume).",
-            "TIME: RFC 3339 with a zone (2026-11-22T03:12:07Z) or a duration before now (-10m). The state at TIME is the fold of "
-                    + "every record journaled at or before TIME."})
+            "TIME: RFC 3339 with a zone (2026-11-22T03:12:07Z), now, or a time before now (-10m, -1h30m, -2d). The state at TIME "
+                    + "is the fold of every record journaled at or before TIME. Rolling back while pinned re-pins.",
+            "Exit: 0 done, 1 failed (journaled, not programmed), 2 refused, 69 no agent, 77 permission denied."})
 final class RollbackCommand implements Callable<Integer> {
 
     @Spec
