@@ -45,6 +45,11 @@ final class Cleanup implements AutoCloseable {
         }
     }
 
+    /** Whether cleanup ran (or runs). */
+    boolean closed() {
+        return closed.get();
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

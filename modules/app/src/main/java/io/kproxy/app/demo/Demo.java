@@ -39,7 +39,12 @@ public final class Demo {
         String why = options.renderOnly() ? "--render-only was given" : !root() ? "not running as root"
                 : !Ip.available("ip") ? "the ip command (iproute2) is not installed" : "";
         Cleanup cleanup = new Cleanup();
-        Thread hook = Thread.ofPlatform().unstarted(cleanup::close);
+        Thread hook = Thread.ofPlatform().unstarted(() -> {
+            if (!cleanup.closed()) {
+                console.problem("interrupted: removing the demo's network namespaces and files");
+            }
+            cleanup.close();
+        });
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             DemoNet net = null;
@@ -54,7 +59,11 @@ public final class Demo {
                 console.line("RENDER-ONLY: " + why + ", so no kernel is programmed and no connection is made. Run it as root "
                         + "(sudo ./kproxy demo) to see real traffic fail, the rollback fix it, and the resume break it again.");
                 console.line("");
-                return RenderOnlyDemo.run(history, console);
+                int exit = RenderOnlyDemo.run(history, console);
+                if (exit == 0) {
+                    deleteQuietly(log);
+                }
+                return exit;
             }
             Path work = cleanup.directory(Files.createTempDirectory("kproxy-demo-"));
             int exit = LiveDemo.run(history, options, console, cleanup, net, work);
