@@ -29,6 +29,7 @@ public final class Demo {
             history = History.load(options.history(), options.service());
         } catch (History.Unusable e) {
             console.problem(e.getMessage());
+            deleteQuietly(log);
             return 2;
         }
         History.Target t = history.target();
@@ -59,11 +60,8 @@ public final class Demo {
                 console.line("RENDER-ONLY: " + why + ", so no kernel is programmed and no connection is made. Run it as root "
                         + "(sudo ./kproxy demo) to see real traffic fail, the rollback fix it, and the resume break it again.");
                 console.line("");
-                int exit = RenderOnlyDemo.run(history, console);
-                if (exit == 0) {
-                    deleteQuietly(log);
-                }
-                return exit;
+                deleteQuietly(log); // no engine runs: nothing to log
+                return RenderOnlyDemo.run(history, console);
             }
             Path work = cleanup.directory(Files.createTempDirectory("kproxy-demo-"));
             int exit = LiveDemo.run(history, options, console, cleanup, net, work);
