@@ -189,7 +189,8 @@ public final class DataplaneControl {
         try {
             return switch (programmed.get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 case SyncWatch.Result.Applied a -> new ControlAnswer.Done(done + "; programmed by sync generation " + a.record().generation()
-                        + " (" + a.record().kind().name().toLowerCase(Locale.ROOT) + ", ruleset " + a.record().rulesetHash()
+                        + " (" + a.record().kind().name().toLowerCase(Locale.ROOT) + ", " + a.record().duration().toMillis() + " ms, ruleset "
+                        + a.record().rulesetHash()
                         + ", journaled at offset " + a.offset() + ")", status());
                 case SyncWatch.Result.Failed f -> new ControlAnswer.Failed(done + "; but programming it failed (sync generation "
                         + f.record().generation() + ", journaled at offset " + f.offset() + "): " + f.record().error()
