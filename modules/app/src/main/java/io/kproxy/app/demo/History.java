@@ -82,10 +82,13 @@ final class History {
     private final String mode;
 
     private final int syncedIndex;
+    private final long[] originalOffsets;
 
-    private History(List<Envelope> records, Target target, List<Change> changes, String node, String mode, int syncedIndex) {
+    private History(List<Envelope> records, Target target, List<Change> changes, String node, String mode, int syncedIndex,
+            long[] originalOffsets) {
         this.records = records;
         this.syncedIndex = syncedIndex;
+        this.originalOffsets = originalOffsets;
         this.target = target;
         this.changes = changes;
         this.node = node;
@@ -129,6 +132,7 @@ final class History {
     /** Folds {@code records} (offsets are their positions once replayed: 0, 1, ...) and finds the target's story. */
     static History scan(List<Envelope> records, ServiceRef service) throws Unusable {
         List<Envelope> renumbered = new ArrayList<>(records.size());
+        long[] original = new long[records.size()];
         FoldedState s = FoldedState.initial();
         List<Change> changes = new ArrayList<>();
         ServicePortState first = null;
@@ -137,6 +141,7 @@ final class History {
         String node = "";
         int syncedIndex = -1;
         for (Envelope e : records) {
+            original[renumbered.size()] = e.offset();
             Envelope r = new Envelope(renumbered.size(), e.recordedAt(), e.source(), e.event());
             renumbered.add(r);
             if (e.event() instanceof ConfigRecorded c) {
@@ -169,7 +174,7 @@ final class History {
             throw new Unusable("Service " + service + " never has a TCP port with endpoints in this history");
         }
         return new History(List.copyOf(renumbered), new Target(service, first.clusterIP(), first.port().value(), good, pods),
-                List.copyOf(changes), node, s.node().settings().mode(), syncedIndex);
+                List.copyOf(changes), node, s.node().settings().mode(), syncedIndex, original);
     }
 
     /** The Service's first TCP port of IPv4, in port-name order. */
@@ -222,6 +227,11 @@ final class History {
     Optional<Change> after(Change c) {
         int i = changes.indexOf(c);
         return i >= 0 && i + 1 < changes.size() ? Optional.of(changes.get(i + 1)) : Optional.empty();
+    }
+
+    /** The offset the {@code index}-th record has in the recorded journal (where the left-out engine records count). */
+    long originalOffset(int index) {
+        return originalOffsets[index];
     }
 
     /** The index of the record after which the state has synced (the first sync can run), -1 if never. */

@@ -28,10 +28,10 @@ final class RenderOnlyDemo {
     static int run(History history, Console out) {
         List<Envelope> records = history.records();
         out.line("Timeline of " + records.size() + " records, " + Console.time(history.start()) + " to " + Console.time(history.end())
-                + " (offsets as the history holds them, the engine's own records left out):");
+                + " (offsets of the recorded journal; its engine's sync records are left out):");
         Narration story = new Narration(history);
         for (int i = 0; i < records.size(); i++) {
-            long offset = i;
+            long offset = history.originalOffset(i);
             story.tell(i, records.get(i), () -> offset, out);
         }
         out.line("");
@@ -54,9 +54,9 @@ final class RenderOnlyDemo {
             was = backend.render(before.node()).rulesetText();
             is = backend.render(after.node()).rulesetText();
         }
-        out.line("The bad change, #" + b.index() + " at " + Console.time(b.at()) + ": " + b.summary());
+        out.line("The bad change, #" + history.originalOffset(b.index()) + " at " + Console.time(b.at()) + ": " + b.summary());
         if (broken.index() != b.index()) {
-            out.line("and then, #" + broken.index() + " at " + Console.time(broken.at()) + ": " + broken.summary());
+            out.line("and then, #" + history.originalOffset(broken.index()) + " at " + Console.time(broken.at()) + ": " + broken.summary());
         }
         out.line("Before it:   " + bad.get().lastGood().summary());
         out.line("What it changed in the " + history.mode() + " ruleset ('-' before, '+' after):");
