@@ -1,9 +1,10 @@
 /**
  * The {@code kproxy} command (DESIGN.md §2, "wiring only"): {@code kproxy run}, the node agent
- * (journal, engine, Kubernetes source and the HTTP endpoints upstream kube-proxy serves), and
- * {@code kproxy render}, the ruleset for objects in files or at a time of a journal, and the
- * time-travel commands over a journal ({@code diff}, {@code audit}, {@code journal inspect|verify},
- * all in {@code io.kproxy.history}). Backends are found at run time through
+ * (journal, engine, Kubernetes source, the HTTP endpoints upstream kube-proxy serves and the
+ * admin socket), {@code kproxy render}, the ruleset for objects in files or at a time of a journal,
+ * the time-travel commands over a journal ({@code diff}, {@code audit}, {@code journal
+ * inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy rollback}/{@code resume}/{@code
+ * status}, the admin socket's clients, and {@code kproxy demo}. Backends are found at run time through
  * {@link io.kproxy.backend.spi.BackendProvider}; none is compiled against.
  */
 module io.kproxy.app {
@@ -13,6 +14,8 @@ module io.kproxy.app {
     requires io.kproxy.journal;
     requires io.kproxy.config;
     requires io.kproxy.backend;
+    // The demo enters its network namespaces with setns(2) to run pods and a client there.
+    requires io.kproxy.netlink;
     requires info.picocli;
     requires org.slf4j;
     requires ch.qos.logback.classic;

@@ -1,5 +1,6 @@
 package io.kproxy.app;
 
+import io.kproxy.app.admin.AdminServer;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
@@ -46,8 +47,9 @@ import org.slf4j.LoggerFactory;
  *   <li>The engine rebuilds the state from the newest snapshot plus the suffix and, when the
  *       journal says Services and EndpointSlices had synced, reprograms the kernel at once with
  *       one full sync: a restarted proxy serves before it reaches the API server.</li>
- *   <li>The servers start; the source starts, told what the log already holds so that a clean
- *       restart appends nothing.</li>
+ *   <li>The servers start, and the admin socket (rollback, resume, status; a bind failure is
+ *       fatal only with {@code bindAddressHardFail}, as for the other servers); the source
+ *       starts, told what the log already holds so that a clean restart appends nothing.</li>
  * </ol>
  *
  * <p>{@link #close()} stops in reverse order and never removes a rule: a stopping or restarting
@@ -57,6 +59,8 @@ import org.slf4j.LoggerFactory;
 final class Agent implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+    /** How long a rollback or resume waits for the sync that programs it. */
+    static final Duration ADMIN_SYNC_TIMEOUT = Duration.ofSeconds(60);
 
     private final Deque<AutoCloseable> toClose = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -131,6 +135,7 @@ final class Agent implements AutoCloseable {
         engine = own(Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry)));
         servers.start(engine, config);
         own(new HealthCheckServers(engine)).start();
+        startAdmin(Path.of(config.kproxy().adminSocket()), config.bindAddressHardFail());
 
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
         KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
@@ -144,6 +149,18 @@ final class Agent implements AutoCloseable {
         });
         source.start();
         LOG.info("decision=agent-started node={} mode={} journal={}", resolved.node(), config.mode().apiName(), dir);
+    }
+
+    /** The admin endpoint; skipped with an error (rollback unavailable) unless {@code hardFail}. */
+    private void startAdmin(Path socket, boolean hardFail) throws IOException {
+        try {
+            own(AdminServer.start(socket, engine.control(), ADMIN_SYNC_TIMEOUT));
+        } catch (IOException e) {
+            if (hardFail) {
+                throw new IOException("cannot serve the admin socket " + socket + ": " + e.getMessage(), e);
+            }
+            LOG.error("decision=continue-without-admin-socket path={} error=\"{}\"", socket, e.getMessage());
+        }
     }
 
     /**

@@ -116,6 +116,10 @@ final class ConfigFlags {
     @Option(names = "--snapshot-interval", paramLabel = "RECORDS", description = "kproxy: records between two state snapshots.")
     Long snapshotInterval;
 
+    @Option(names = "--admin-socket", paramLabel = "PATH",
+            description = "kproxy: the Unix socket of rollback/resume/status (default /run/kproxy/admin.sock; only root may connect).")
+    String adminSocket;
+
     /** The flags given, in a fixed order. */
     List<Setting> given() {
         List<Setting> out = new ArrayList<>();
@@ -163,6 +167,7 @@ final class ConfigFlags {
         add(out, "--journal-dir", journalDir, "kproxy", "journalDir");
         add(out, "--fsync-window", fsyncWindow, "kproxy", "fsyncWindow");
         add(out, "--snapshot-interval", snapshotInterval, "kproxy", "snapshotInterval");
+        add(out, "--admin-socket", adminSocket, "kproxy", "adminSocket");
         return out;
     }
 

@@ -7,7 +7,9 @@ import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -42,6 +44,28 @@ final class Logging {
         if (level == Level.TRACE) {
             root.setLevel(Level.TRACE);
         }
+    }
+
+    /**
+     * Everything to {@code file} instead of standard error (the demo: its own output is the
+     * timeline), kproxy at info, libraries at warnings.
+     */
+    static void toFile(Path file) {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+            return;
+        }
+        Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.detachAndStopAllAppenders();
+        FileAppender<ILoggingEvent> f = new FileAppender<>();
+        f.setContext(ctx);
+        f.setName("file");
+        f.setFile(file.toString());
+        f.setAppend(false);
+        f.setEncoder(encoder(ctx, "text"));
+        f.start();
+        root.addAppender(f);
+        root.setLevel(Level.WARN);
+        ctx.getLogger("io.kproxy").setLevel(Level.INFO);
     }
 
     private static Encoder<ILoggingEvent> encoder(LoggerContext ctx, String format) {

@@ -94,7 +94,8 @@ class AgentEndToEndIT {
         AgentProcess a = AgentProcess.start(topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
                 "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
                 journal.toString(), "--iptables-sync-period", SYNC_PERIOD.toSeconds() + "s", "--iptables-min-sync-period", "0s",
-                "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address", "127.0.0.1:10249", "--snapshot-interval", "100"),
+                "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address", "127.0.0.1:10249", "--snapshot-interval", "100",
+                "--admin-socket", journal.resolveSibling(journal.getFileName() + ".admin.sock").toString()),
                 logName);
         agents.add(a);
         return a;

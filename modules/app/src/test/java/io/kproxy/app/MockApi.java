@@ -58,11 +58,16 @@ final class MockApi implements AutoCloseable {
 
     /** The slice of {@code service}: ready endpoints at {@code ips} (node names as given), 8080/TCP and 5353/UDP. */
     static EndpointSlice slice(String service, List<String[]> ipsAndNodes, String triggerTime) {
+        return slice(service, ipsAndNodes, triggerTime, 8080);
+    }
+
+    /** The slice of {@code service} with its {@code http} port at {@code tcpPort} (a bad edit: 8081, where nothing listens). */
+    static EndpointSlice slice(String service, List<String[]> ipsAndNodes, String triggerTime, int tcpPort) {
         EndpointSliceBuilder b = new EndpointSliceBuilder().withNewMetadata().withNamespace(NS).withName(service + "-1")
                 .addToLabels("kubernetes.io/service-name", service)
                 .addToAnnotations("endpoints.kubernetes.io/last-change-trigger-time", triggerTime).endMetadata()
                 .withAddressType("IPv4")
-                .addNewPort().withName("http").withPort(8080).withProtocol("TCP").endPort()
+                .addNewPort().withName("http").withPort(tcpPort).withProtocol("TCP").endPort()
                 .addNewPort().withName("dns").withPort(5353).withProtocol("UDP").endPort();
         for (String[] ipNode : ipsAndNodes) {
             b.addToEndpoints(new EndpointBuilder().withAddresses(ipNode[0]).withNodeName(ipNode[1]).withNewConditions().withReady(true)

@@ -163,7 +163,7 @@ final class Binder {
         k.finish();
         log.finish();
         KproxyConfig c = new KproxyConfig(journalDir, fsyncWindow, snapshotInterval, retention,
-                new KproxyConfig.EventLogConfig(type, kafka), r.strings("serviceCIDRs"), r.string("adminAddress"));
+                new KproxyConfig.EventLogConfig(type, kafka), r.strings("serviceCIDRs"), r.string("adminSocket"));
         r.finish();
         return c;
     }

@@ -109,7 +109,7 @@ public final class Defaults {
             });
         });
         o = setIf(o, "serviceCIDRs", Json.Arr.EMPTY, Defaults::isNull);
-        return setIf(o, "adminAddress", Json.of("127.0.0.1:10257"), Defaults::isNull);
+        return setIf(o, "adminSocket", Json.of(KproxyConfig.DEFAULT_ADMIN_SOCKET), Defaults::isNull);
     }
 
     /** An empty healthz/metrics address gets the family default; an IP without a port gets the default port. */

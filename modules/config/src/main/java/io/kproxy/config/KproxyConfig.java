@@ -15,11 +15,12 @@ import java.util.Optional;
  * @param eventLog         which event log to use
  * @param serviceCIDRs     the cluster's service CIDRs (nftables drops traffic to unallocated
  *                         addresses in them); empty when unknown
- * @param adminAddress     the local admin endpoint for rollback/resume, a loopback
- *                         {@code host:port} (default {@code 127.0.0.1:10257})
+ * @param adminSocket      the admin endpoint for rollback/resume: a Unix domain socket that
+ *                         only the agent's user (root on a node) can reach, an absolute path
+ *                         (default {@code /run/kproxy/admin.sock}; its directory is made 0700)
  */
 public record KproxyConfig(String journalDir, Duration fsyncWindow, long snapshotInterval, RetentionConfig retention,
-        EventLogConfig eventLog, List<String> serviceCIDRs, String adminAddress) {
+        EventLogConfig eventLog, List<String> serviceCIDRs, String adminSocket) {
 
     public KproxyConfig {
         Objects.requireNonNull(journalDir, "journalDir");
@@ -27,8 +28,11 @@ public record KproxyConfig(String journalDir, Duration fsyncWindow, long snapsho
         Objects.requireNonNull(retention, "retention");
         Objects.requireNonNull(eventLog, "eventLog");
         serviceCIDRs = List.copyOf(serviceCIDRs);
-        Objects.requireNonNull(adminAddress, "adminAddress");
+        Objects.requireNonNull(adminSocket, "adminSocket");
     }
+
+    /** Where the admin socket is unless configured otherwise. */
+    public static final String DEFAULT_ADMIN_SOCKET = "/run/kproxy/admin.sock";
 
     /** Journal retention: by age (default 168h) and by total size (default 1 GiB); never past the newest snapshot. */
     public record RetentionConfig(Duration maxAge, long maxBytes) {

@@ -1,6 +1,6 @@
 package io.kproxy.config;
 
-import io.kproxy.model.IpAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -10,6 +10,8 @@ final class KproxyRules {
 
     /** Kafka's legal topic characters and length ({@code org.apache.kafka.common.internals.Topic}). */
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    /** {@code sizeof(sockaddr_un.sun_path) - 1} on Linux. */
+    private static final int MAX_SOCKET_PATH = 107;
 
     private KproxyRules() {
     }
@@ -32,7 +34,7 @@ final class KproxyRules {
                 errs.add(new FieldError("kproxy.serviceCIDRs[" + i + "]", k.serviceCIDRs().get(i), "must be a valid CIDR"));
             }
         }
-        adminAddress(errs, k.adminAddress());
+        adminSocket(errs, k.adminSocket());
     }
 
     private static void kafka(List<FieldError> errs, KproxyConfig.EventLogConfig log) {
@@ -61,12 +63,16 @@ final class KproxyRules {
         }
     }
 
-    /** Rollback and resume change the dataplane: the endpoint must never listen beyond the node. */
-    private static void adminAddress(List<FieldError> errs, String address) {
-        int before = errs.size();
-        Optional<IpAddress> ip = Checks.hostPort(errs, "kproxy.adminAddress", address);
-        if (errs.size() == before && ip.isPresent() && !ip.get().isLoopback()) {
-            errs.add(new FieldError("kproxy.adminAddress", address, "must be a loopback IP:port (e.g. 127.0.0.1:10257 or [::1]:10257)"));
+    /**
+     * Rollback and resume change the dataplane, so the endpoint is a Unix domain socket (file
+     * permissions decide who may connect; a TCP port on loopback would let any local user in).
+     * Its path must be absolute and fit {@code sockaddr_un.sun_path} (108 bytes with the NUL).
+     */
+    private static void adminSocket(List<FieldError> errs, String path) {
+        if (!path.startsWith("/") || path.endsWith("/") || path.indexOf('\0') >= 0) {
+            errs.add(new FieldError("kproxy.adminSocket", path, "must be an absolute path to a socket file (e.g. /run/kproxy/admin.sock)"));
+        } else if (path.getBytes(StandardCharsets.UTF_8).length > MAX_SOCKET_PATH) {
+            errs.add(new FieldError("kproxy.adminSocket", path, "must be at most " + MAX_SOCKET_PATH + " bytes (a Unix socket path)"));
         }
     }
 }

@@ -89,7 +89,7 @@ final class TreeWriter {
                 "eventLog", Json.obj("type", Json.of(k.eventLog().type().apiName()), "kafka", Json.obj(
                         "bootstrapServers", Json.of(kafka.bootstrapServers()), "topic", Json.of(kafka.topic()),
                         "clientId", Json.of(kafka.clientId()))),
-                "serviceCIDRs", strings(k.serviceCIDRs()), "adminAddress", Json.of(k.adminAddress()));
+                "serviceCIDRs", strings(k.serviceCIDRs()), "adminSocket", Json.of(k.adminSocket()));
     }
 
     /** A float32 qps: an integer when it is one (as Go's encoder prints 5, not 5.0), else its shortest decimal. */

@@ -44,7 +44,7 @@ class DefaultsTest {
         assertThat(c.kproxy()).isEqualTo(new KproxyConfig("/var/lib/kproxy/journal", Duration.ofMillis(2), 10_000,
                 new KproxyConfig.RetentionConfig(Duration.ofHours(168), 1L << 30),
                 new KproxyConfig.EventLogConfig(KproxyConfig.EventLogType.LOCAL, KproxyConfig.KafkaConfig.UNSET),
-                List.of(), "127.0.0.1:10257"));
+                List.of(), "/run/kproxy/admin.sock"));
         assertThat(c.syncPeriod()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.minSyncPeriod()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.masqueradeBit()).isEqualTo(14);

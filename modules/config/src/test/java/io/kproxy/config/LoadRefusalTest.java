@@ -29,7 +29,7 @@ class LoadRefusalTest {
         "kafka without servers|'kproxy:\n  eventLog:\n    type: kafka'|kproxy.eventLog.kafka.bootstrapServers: required when eventLog.type is kafka",
         "snapshot interval|'kproxy:\n  snapshotInterval: 10'|kproxy.snapshotInterval: must be at least 100",
         "zero fsync window|'kproxy:\n  fsyncWindow: 0s'|kproxy.fsyncWindow: must be greater than 0",
-        "admin not loopback|'kproxy:\n  adminAddress: 0.0.0.0:10257'|kproxy.adminAddress: must be a loopback IP:port",
+        "admin socket not a path|'kproxy:\n  adminSocket: 127.0.0.1:10257'|kproxy.adminSocket: must be an absolute path to a socket file",
     })
     void refused(String name, String yaml, String expected) {
         assertThatThrownBy(() -> ConfigLoader.load(HEADER + yaml + "\n"))

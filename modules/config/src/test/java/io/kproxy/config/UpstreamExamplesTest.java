@@ -140,7 +140,7 @@ class UpstreamExamplesTest {
         assertThat(c.showHiddenMetricsForVersion()).isEqualTo("1.33");
         assertThat(c.kproxy().eventLog().type()).isEqualTo(KproxyConfig.EventLogType.KAFKA);
         assertThat(c.kproxy().serviceCIDRs()).containsExactly("10.96.0.0/12", "fd00:10:96::/112");
-        assertThat(c.kproxy().adminAddress()).isEqualTo("[::1]:10257");
+        assertThat(c.kproxy().adminSocket()).isEqualTo("/var/run/kproxy/admin.sock");
     }
 
     @Test

@@ -165,10 +165,11 @@ class ValidatorTest {
                 Arguments.of(defaultsWith("kproxy.eventLog.kafka.bootstrapServers", "k:9092,k2"), "kproxy.eventLog.kafka.bootstrapServers"),
                 Arguments.of(defaultsWith("kproxy.eventLog.kafka.topic", "bad topic"), "kproxy.eventLog.kafka.topic"),
                 Arguments.of(defaultsWith("kproxy.serviceCIDRs", new String[] {"10.96.0.0/12", "nope"}), "kproxy.serviceCIDRs[1]"),
-                Arguments.of(defaultsWith("kproxy.adminAddress", "0.0.0.0:10257"), "kproxy.adminAddress"),
-                Arguments.of(defaultsWith("kproxy.adminAddress", "10.0.0.1:10257"), "kproxy.adminAddress"),
-                Arguments.of(defaultsWith("kproxy.adminAddress", "localhost:10257"), "kproxy.adminAddress"),
-                Arguments.of(defaultsWith("kproxy.adminAddress", "127.0.0.1"), "kproxy.adminAddress"));
+                Arguments.of(defaultsWith("kproxy.adminSocket", "admin.sock"), "kproxy.adminSocket"),
+                Arguments.of(defaultsWith("kproxy.adminSocket", "127.0.0.1:10257"), "kproxy.adminSocket"),
+                Arguments.of(defaultsWith("kproxy.adminSocket", ""), "kproxy.adminSocket"),
+                Arguments.of(defaultsWith("kproxy.adminSocket", "/run/kproxy/"), "kproxy.adminSocket"),
+                Arguments.of(defaultsWith("kproxy.adminSocket", "/run/" + "x".repeat(103)), "kproxy.adminSocket"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -179,7 +180,7 @@ class ValidatorTest {
 
     @Test
     void kproxyValidValues() {
-        assertThat(paths(defaultsWith("kproxy.adminAddress", "[::1]:10257", "kproxy.eventLog.type", "kafka",
+        assertThat(paths(defaultsWith("kproxy.adminSocket", "/var/run/kproxy-" + "x".repeat(86) + ".sock", "kproxy.eventLog.type", "kafka",
                 "kproxy.eventLog.kafka.bootstrapServers", "kafka-0.kafka.svc:9092, 10.0.0.5:9093", "kproxy.eventLog.kafka.topic",
                 "kproxy.events-v1", "kproxy.serviceCIDRs", new String[] {"10.96.0.0/12", "fd00:10:96::/112"}))).isEmpty();
     }

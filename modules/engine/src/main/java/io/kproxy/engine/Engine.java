@@ -46,6 +46,11 @@ import reactor.core.scheduler.Schedulers;
  *       (a non-empty {@code StateDelta}) or completed the initial sync; the engine's own
  *       {@code SyncApplied}/{@code SyncFailed} records change nothing and so never trigger a
  *       sync.</li>
+ *   <li><b>Pins.</b> A {@code DataplanePinned} record (rollback) makes the syncs program the
+ *       state at the pin's offset ({@link DataplaneTargets}) while the tail keeps folding live
+ *       records; {@code DataplaneUnpinned} (resume) returns to the live state. Each wakes a full
+ *       sync; health and metrics say whether the dataplane is pinned. A restart honours the pin
+ *       the log holds. {@link #control()} is the admin endpoint's way in.</li>
  *   <li><b>Snapshots.</b> Every {@link EngineOptions#snapshotInterval()} records the folded state
  *       is written to the log's snapshot store, off the fold thread.</li>
  * </ul>
@@ -94,6 +99,8 @@ public final class Engine implements AutoCloseable {
     private final DraftPlan draft;
     private final SyncCycle cycle;
     private final SyncRunner runner;
+    private final SyncWatch syncWatch = new SyncWatch();
+    private final DataplaneControl control;
     private final AtomicBoolean snapshotting = new AtomicBoolean();
     private final CompletableFuture<Void> failure = new CompletableFuture<>();
     private volatile FoldedState latest;
@@ -108,7 +115,9 @@ public final class Engine implements AutoCloseable {
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
         this.draft = new DraftPlan(wiring.backend(), wiring.background(), () -> latest);
-        this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), () -> latest, pending, metrics,
+        DataplaneTargets targets = new DataplaneTargets(wiring.log(), () -> latest);
+        this.control = new DataplaneControl(wiring.log(), targets, syncWatch, () -> latest, wiring.clock());
+        this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), targets, pending, metrics,
                 health, checks, wiring.recorder(), draft);
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
@@ -125,6 +134,9 @@ public final class Engine implements AutoCloseable {
         e.latest = loaded.state();
         e.lastSnapshotOffset = loaded.snapshotOffset();
         e.health.nodeEligible(loaded.state().node().node().eligible());
+        if (loaded.state().pin().isPresent()) {
+            e.pinChanged(loaded.state()); // a restart honours the pin the log holds
+        }
         e.runner.start();
         // The rules-intact probe at least every sync period (reference rows 41-42), on the sync
         // scheduler's thread so that it never runs during a sync; it is not a sync itself.
@@ -140,8 +152,10 @@ public final class Engine implements AutoCloseable {
         } else {
             e.draft.request();
         }
-        LOG.info("decision=engine-started mode={} offset={} synced={} min_sync_period={} sync_period={}", wiring.backend().mode(),
-                loaded.state().offset(), loaded.state().node().synced(), wiring.options().minSyncPeriod(), wiring.options().syncPeriod());
+        LOG.info("decision=engine-started mode={} offset={} synced={} pinned_to={} min_sync_period={} sync_period={}", wiring.backend().mode(),
+                loaded.state().offset(), loaded.state().node().synced(),
+                loaded.state().pin().map(p -> Long.toString(p.toOffset())).orElse("none"), wiring.options().minSyncPeriod(),
+                wiring.options().syncPeriod());
         return e;
     }
 
@@ -158,15 +172,30 @@ public final class Engine implements AutoCloseable {
                     r.reason().replace('"', '\''));
         }
         health.nodeEligible(after.node().node().eligible());
+        syncWatch.onRecord(record);
         if (!step.delta().isEmpty()) {
             noteChange(record);
         }
-        if (after.node().synced() && (!step.delta().isEmpty() || !before.node().synced())) {
+        boolean pinChanged = !after.pin().equals(before.pin());
+        if (pinChanged) {
+            pinChanged(after);
+        }
+        if (after.node().synced() && (!step.delta().isEmpty() || !before.node().synced()) || pinChanged) {
             queueSync();
         } else if (!after.node().synced() && !step.delta().isEmpty()) {
             draft.request(); // render ahead while the initial list arrives; never applied before sync
         }
         maybeSnapshot(after);
+    }
+
+    /** Health, metrics and the log say what the dataplane follows now. */
+    private void pinChanged(FoldedState state) {
+        health.pinned(state.pin());
+        metrics.pinned(state.pin());
+        state.pin().ifPresentOrElse(
+                p -> LOG.info("decision=dataplane-pinned to_offset={} pinned_at={} reason=\"{}\"", p.toOffset(), p.pinnedAt(),
+                        p.reason().replace('"', '\'')),
+                () -> LOG.info("decision=dataplane-live offset={}", state.offset()));
     }
 
     /** Counts a Service or EndpointSlice change (upstream's change trackers) and keeps its trigger time. */
@@ -229,6 +258,7 @@ public final class Engine implements AutoCloseable {
             return;
         }
         LOG.error("decision=stop-engine reason=\"the event log failed\" error=\"{}\"", error.toString(), error);
+        syncWatch.close(error);
         failure.completeExceptionally(error);
     }
 
@@ -243,6 +273,11 @@ public final class Engine implements AutoCloseable {
 
     public ProxyMetrics metrics() {
         return metrics;
+    }
+
+    /** Rollback and resume, for the admin endpoint. */
+    public DataplaneControl control() {
+        return control;
     }
 
     /** The health-check node ports of the programmed state. */
@@ -272,6 +307,7 @@ public final class Engine implements AutoCloseable {
         }
         runner.close(timeout);
         wiring.recorder().close(timeout);
+        syncWatch.close(new IllegalStateException("the engine stopped"));
         wiring.fold().dispose();
         wiring.sync().dispose();
         wiring.background().dispose();

@@ -1,5 +1,6 @@
 package io.kproxy.engine;
 
+import io.kproxy.state.Pin;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -22,6 +23,10 @@ import java.util.Optional;
  *       does not affect {@code /livez} (restarting cannot bring the API server back) nor the
  *       per-service health-check ports (every node loses the API server at once; failing them
  *       all would drain every load balancer).</li>
+ *   <li>kproxy's addition: while the dataplane is pinned (rollback), both bodies carry
+ *       {@code "dataplanePinned": true, "pinnedToOffset": N} after upstream's fields. A pinned
+ *       proxy is healthy when it programs what it is asked to (the pinned state), so the status
+ *       codes do not change; when not pinned the bodies are upstream's, byte for byte.</li>
  * </ul>
  *
  * <p>Thread-safe (synchronized); never blocks. Times come from the injected clock.
@@ -39,6 +44,7 @@ public final class ProxyHealth {
     private Instant oldestPending;
     private Instant sourceLostSince;
     private boolean nodeEligible = true;
+    private long pinnedToOffset = -1;
 
     /**
      * @param healthTimeout upstream's {@code 2 × syncPeriod}
@@ -66,6 +72,11 @@ public final class ProxyHealth {
     /** Whether the Node may receive traffic (from the folded Node object). */
     public synchronized void nodeEligible(boolean eligible) {
         nodeEligible = eligible;
+    }
+
+    /** The dataplane pin in force, or empty while the live state is programmed. */
+    public synchronized void pinned(Optional<Pin> pin) {
+        pinnedToOffset = pin.map(Pin::toOffset).orElse(-1L);
     }
 
     /** Whether the source's watches are open (kproxy's API-server signal). */
@@ -96,15 +107,17 @@ public final class ProxyHealth {
         boolean healthy;
         boolean eligible;
         Instant last;
+        long pin;
         synchronized (this) {
             now = clock.now();
             eligible = nodeEligible;
             healthy = proxyHealthy(now) && sourceHealthy(now) && eligible;
             last = healthy ? now : Optional.ofNullable(lastUpdated).orElse(GoTime.ZERO);
+            pin = pinnedToOffset;
         }
         metrics.healthz(healthy ? 200 : 503);
         return new Response(healthy ? 200 : 503, "{\"lastUpdated\": \"" + GoTime.format(last) + "\",\"currentTime\": \""
-                + GoTime.format(now) + "\", \"nodeEligible\": " + eligible + "}");
+                + GoTime.format(now) + "\", \"nodeEligible\": " + eligible + pinFields(pin) + "}");
     }
 
     /** The {@code /livez} answer. */
@@ -112,13 +125,20 @@ public final class ProxyHealth {
         Instant now;
         boolean healthy;
         Instant last;
+        long pin;
         synchronized (this) {
             now = clock.now();
             healthy = proxyHealthy(now);
             last = healthy ? now : Optional.ofNullable(lastUpdated).orElse(GoTime.ZERO);
+            pin = pinnedToOffset;
         }
         metrics.livez(healthy ? 200 : 503);
         return new Response(healthy ? 200 : 503,
-                "{\"lastUpdated\": \"" + GoTime.format(last) + "\",\"currentTime\": \"" + GoTime.format(now) + "\"}");
+                "{\"lastUpdated\": \"" + GoTime.format(last) + "\",\"currentTime\": \"" + GoTime.format(now) + "\"" + pinFields(pin) + "}");
+    }
+
+    /** kproxy's extension of the bodies: nothing when live, so that they stay upstream's byte for byte. */
+    private static String pinFields(long pinnedToOffset) {
+        return pinnedToOffset < 0 ? "" : ", \"dataplanePinned\": true, \"pinnedToOffset\": " + pinnedToOffset;
     }
 }

@@ -3,6 +3,8 @@ package io.kproxy.engine;
 import io.kproxy.events.SyncKind;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.NodeState;
+import io.kproxy.state.Pin;
+import io.kproxy.state.ServicePortState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -47,6 +49,7 @@ public final class ProxyMetrics {
     private final Map<IpFamily, Counter> syncFailures = new EnumMap<>(IpFamily.class);
     private final AtomicLong lastSyncMillis = new AtomicLong();
     private final AtomicLong lastQueuedMillis = new AtomicLong();
+    private final AtomicLong pinnedToOffset = new AtomicLong(-1);
     private final Counter serviceChanges;
     private final Counter endpointChanges;
     private final io.prometheus.metrics.core.metrics.Gauge noLocalEndpoints;
@@ -93,6 +96,12 @@ public final class ProxyMetrics {
             noLocalEndpoints.labelValues(label(f), "internal").set(0);
             noLocalEndpoints.labelValues(label(f), "external").set(0);
         }
+        // kproxy's own (DESIGN.md §7): whether a rollback pinned the dataplane, and to which offset.
+        Gauge.builder("kproxy_dataplane_pinned", pinnedToOffset, p -> p.get() < 0 ? 0 : 1)
+                .description("1 while the dataplane is pinned to an older state (kproxy rollback), 0 while it programs the live state")
+                .register(registry);
+        Gauge.builder("kproxy_dataplane_pinned_offset", pinnedToOffset, AtomicLong::get)
+                .description("The log offset whose state is programmed while pinned; -1 while live").register(registry);
         for (String code : new String[] {"200", "503"}) {
             healthCounter("kubeproxy_proxy_healthz_total", "Cumulative proxy healthz HTTP status", code);
             healthCounter("kubeproxy_proxy_livez_total", "Cumulative proxy livez HTTP status", code);
@@ -148,6 +157,11 @@ public final class ProxyMetrics {
             (kind == SyncKind.FULL ? fullDuration : partialDuration).get(f).record(took);
         }
         lastSyncMillis.set(at.toEpochMilli());
+    }
+
+    /** The dataplane pin in force, or empty while the live state is programmed. */
+    public void pinned(Optional<Pin> pin) {
+        pinnedToOffset.set(pin.map(Pin::toOffset).orElse(-1L));
     }
 
     /** A failed sync (upstream counts a failed transaction or restore). */

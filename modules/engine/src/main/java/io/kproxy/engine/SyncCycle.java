@@ -15,6 +15,7 @@ import io.kproxy.events.SyncKind;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.NodeState;
+import io.kproxy.state.Pin;
 import io.kproxy.state.StateDelta;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,11 +31,13 @@ import org.slf4j.LoggerFactory;
  * Services and EndpointSlices have synced:
  *
  * <ol>
- *   <li>target = {@link DataplaneTarget#of}(latest fold); delta = {@link StateDelta#between} the
+ *   <li>target = what {@link DataplaneTargets} chooses (the live fold, or the pinned state);
+ *       delta = {@link StateDelta#between} the
  *       last programmed state and the target (from the empty state on the first sync, so that
  *       upstream's start-up conntrack cleanup happens too);</li>
  *   <li>full or partial by {@link FullSyncSchedule}: the first sync and the one after a failure
- *       start from no known kernel state; the hourly one and a node change rewrite everything;</li>
+ *       start from no known kernel state; the hourly one, a node change and a change of the
+ *       dataplane pin (rollback, resume) rewrite everything;</li>
  *   <li>render (incrementally from the last applied plan when there is one, or on the first
  *       sync from the {@link DraftPlan} rendered while the initial list arrived), diff, apply;</li>
  *   <li>before a partial sync, {@link Backend#rulesIntact()}: when the backend's rules are gone
@@ -63,7 +66,7 @@ final class SyncCycle {
     private final EventLog log;
     private final EngineOptions options;
     private final EngineClock clock;
-    private final Supplier<FoldedState> live;
+    private final Supplier<DataplaneTarget> targets;
     private final PendingChanges pending;
     private final ProxyMetrics metrics;
     private final ProxyHealth health;
@@ -76,22 +79,24 @@ final class SyncCycle {
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
+    private Optional<Pin> lastPin = Optional.empty();
     private FullSyncSchedule schedule = FullSyncSchedule.initial();
     private long generation;
     private int failuresInARow;
     private boolean rulesGone;
 
     /**
+     * @param targets  what each sync programs (may block while it rebuilds a pinned state)
      * @param recorder where the sync records are hashed and appended, in order, off the sync thread
      * @param draft    the plan rendered while the initial list arrives, for the first sync
      */
-    SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<FoldedState> live, PendingChanges pending,
+    SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<DataplaneTarget> targets, PendingChanges pending,
             ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder, DraftPlan draft) {
         this.backend = backend;
         this.log = log;
         this.options = options;
         this.clock = clock;
-        this.live = live;
+        this.targets = targets;
         this.pending = pending;
         this.metrics = metrics;
         this.health = health;
@@ -103,7 +108,7 @@ final class SyncCycle {
     }
 
     SyncRunner.Outcome run() {
-        DataplaneTarget target = DataplaneTarget.of(live.get());
+        DataplaneTarget target = targets.get();
         if (!target.node().synced()) {
             LOG.debug("decision=skip-sync reason=\"services and endpoint slices have not both synced\" offset={}", target.uptoOffset());
             return SyncRunner.Outcome.succeeded();
@@ -111,7 +116,7 @@ final class SyncCycle {
         Instant now = clock.now();
         long start = clock.nanoTime();
         StateDelta delta = StateDelta.between(lastNode, target.node());
-        boolean full = schedule.fullSyncDue(now, delta.nodeChanged());
+        boolean full = schedule.fullSyncDue(now, delta.nodeChanged()) || !target.pin().equals(lastPin);
         if (rulesGone || !full && !rulesIntact()) {
             // Something else flushed our rules (reference row 42: the iptables canary): the
             // kernel's state is unknown, so rewrite everything with no last plan.
@@ -196,6 +201,7 @@ final class SyncCycle {
         NodeState before = lastNode;
         lastApplied = Optional.of(tx.result());
         lastNode = target.node();
+        lastPin = target.pin();
         failuresInARow = 0;
         cleanConntrack(delta, target.node());
         Duration took = Duration.ofNanos(clock.nanoTime() - start);

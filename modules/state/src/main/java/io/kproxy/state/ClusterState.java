@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * What the fold knows of the cluster: Services, EndpointSlices grouped per Service, this node's
- * Node, the configuration in force and the sync barriers. Objects are kept parsed and compact
+ * Node, the configuration in force, the sync barriers and the dataplane pin. Objects are kept parsed and compact
  * (the facts kube-proxy reads, plus the offset and resourceVersion they came from), in
  * {@link PersistentMap}s, so that a fold step costs O(log n) and every older state stays valid.
  *
@@ -22,7 +22,7 @@ import java.util.Set;
 public final class ClusterState {
 
     private static final ClusterState EMPTY = new ClusterState(ProxySettings.DEFAULT, -1, NodeSpec.UNSEEN, false, false, false,
-            PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty());
+            PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), null);
 
     final ProxySettings settings;
     final long configOffset;
@@ -33,10 +33,12 @@ public final class ClusterState {
     final PersistentMap<ServiceRef, ServiceSpec> services;
     final PersistentMap<EndpointSliceRef, SliceSpec> slices;
     final PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService;
+    /** The pin in force; null while the dataplane follows the live state (read through {@link #pin()}). */
+    final Pin pin;
 
     ClusterState(ProxySettings settings, long configOffset, NodeSpec node, boolean servicesSynced, boolean slicesSynced,
             boolean nodesSynced, PersistentMap<ServiceRef, ServiceSpec> services, PersistentMap<EndpointSliceRef, SliceSpec> slices,
-            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService) {
+            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService, Pin pin) {
         this.settings = Objects.requireNonNull(settings);
         this.configOffset = configOffset;
         this.node = Objects.requireNonNull(node);
@@ -46,6 +48,7 @@ public final class ClusterState {
         this.services = Objects.requireNonNull(services);
         this.slices = Objects.requireNonNull(slices);
         this.slicesByService = Objects.requireNonNull(slicesByService);
+        this.pin = pin;
     }
 
     /** No objects, default configuration, nothing synced. */
@@ -125,14 +128,37 @@ public final class ClusterState {
         return configOffset < 0 ? OptionalLong.empty() : OptionalLong.of(configOffset);
     }
 
+    /**
+     * The dataplane pin in force ({@code DataplanePinned} not yet followed by
+     * {@code DataplaneUnpinned}), or empty while the dataplane follows the live state. The pin
+     * does not change {@link FoldedState#node()}: that is always the live projection; the engine
+     * decides what to program.
+     */
+    public Optional<Pin> pin() {
+        return Optional.ofNullable(pin);
+    }
+
+    ClusterState withPin(Pin newPin) {
+        return Objects.equals(newPin, pin) ? this
+                : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
+                        slicesByService, newPin);
+    }
+
+    /** Whether {@code other} holds the very same parts as this state, the pin aside (identity, O(1)). */
+    boolean samePartsAs(ClusterState other) {
+        return settings == other.settings && configOffset == other.configOffset && node == other.node
+                && servicesSynced == other.servicesSynced && slicesSynced == other.slicesSynced && nodesSynced == other.nodesSynced
+                && services == other.services && slices == other.slices && slicesByService == other.slicesByService;
+    }
+
     ClusterState withSettings(ProxySettings newSettings, long newConfigOffset, NodeSpec newNode) {
         return new ClusterState(newSettings, newConfigOffset, newNode, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                slicesByService);
+                slicesByService, pin);
     }
 
     ClusterState withNode(NodeSpec newNode) {
         return new ClusterState(settings, configOffset, newNode, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                slicesByService);
+                slicesByService, pin);
     }
 
     ClusterState withSynced(boolean newServicesSynced, boolean newSlicesSynced, boolean newNodesSynced) {
@@ -140,20 +166,20 @@ public final class ClusterState {
             return this;
         }
         return new ClusterState(settings, configOffset, node, newServicesSynced, newSlicesSynced, newNodesSynced, services, slices,
-                slicesByService);
+                slicesByService, pin);
     }
 
     ClusterState withServices(PersistentMap<ServiceRef, ServiceSpec> newServices) {
         return newServices == services ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, newServices, slices,
-                        slicesByService);
+                        slicesByService, pin);
     }
 
     ClusterState withSlices(PersistentMap<EndpointSliceRef, SliceSpec> newSlices,
             PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> newByService) {
         return newSlices == slices && newByService == slicesByService ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, newSlices,
-                        newByService);
+                        newByService, pin);
     }
 
     PersistentMap<EndpointSliceRef, SliceSpec> slicesOf(ServiceRef service) {
@@ -165,7 +191,8 @@ public final class ClusterState {
     public boolean equals(Object o) {
         return o instanceof ClusterState c && configOffset == c.configOffset && servicesSynced == c.servicesSynced
                 && slicesSynced == c.slicesSynced && nodesSynced == c.nodesSynced && settings.equals(c.settings) && node.equals(c.node)
-                && services.equals(c.services) && slices.equals(c.slices) && slicesByService.equals(c.slicesByService);
+                && services.equals(c.services) && slices.equals(c.slices) && slicesByService.equals(c.slicesByService)
+                && Objects.equals(pin, c.pin);
     }
 
     @Override
@@ -176,6 +203,6 @@ public final class ClusterState {
     @Override
     public String toString() {
         return "ClusterState[node=" + settings.nodeName() + ", services=" + services.size() + ", slices=" + slices.size()
-                + ", synced=" + servicesSynced + "/" + slicesSynced + "/" + nodesSynced + "]";
+                + ", synced=" + servicesSynced + "/" + slicesSynced + "/" + nodesSynced + (pin == null ? "" : ", " + pin) + "]";
     }
 }

@@ -1,6 +1,7 @@
 package io.kproxy.state;
 
 import io.kproxy.events.Envelope;
+import java.util.Optional;
 
 /**
  * The fold of the event log up to {@link #offset()}: what the cluster looks like
@@ -48,12 +49,21 @@ public final class FoldedState {
         if (r.cluster() == cluster) {
             return new FoldStep(new FoldedState(cluster, node, record.offset()), StateDelta.EMPTY, r.rejections());
         }
+        if (r.cluster().samePartsAs(cluster)) {
+            // Only the pin changed: the live projection stays what it was (the engine chooses what to program).
+            return new FoldStep(new FoldedState(r.cluster(), node, record.offset()), StateDelta.EMPTY, r.rejections());
+        }
         NodeState next = Projector.update(node, cluster, r.cluster(), r.touched(), r.everything());
         return new FoldStep(new FoldedState(r.cluster(), next, record.offset()), StateDelta.between(node, next), r.rejections());
     }
 
     public ClusterState cluster() {
         return cluster;
+    }
+
+    /** The dataplane pin in force ({@link ClusterState#pin()}), or empty while the live state is programmed. */
+    public Optional<Pin> pin() {
+        return cluster.pin();
     }
 
     /** The node's desired state: the projection of {@link #cluster()}. */

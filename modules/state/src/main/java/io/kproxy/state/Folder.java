@@ -98,9 +98,22 @@ final class Folder {
             }
             case SyncApplied e -> unchanged(c);
             case SyncFailed e -> unchanged(c);
-            case DataplanePinned e -> unchanged(c);
-            case DataplaneUnpinned e -> unchanged(c);
+            case DataplanePinned e -> pinned(c, e, offset);
+            case DataplaneUnpinned e -> new Result(c.withPin(null), Set.of(), false, List.of());
         };
+    }
+
+    /**
+     * A pin replaces the one in force (a second rollback re-pins). A pin that does not point
+     * before its own record cannot have been resolved by an agent (a crafted or damaged journal):
+     * it is skipped with a rejection, never a crash.
+     */
+    private static Result pinned(ClusterState c, DataplanePinned e, long offset) {
+        if (e.toOffset() >= offset) {
+            return new Result(c, Set.of(), false, List.of(new Rejection(offset, "Pin", "dataplane", "toOffset",
+                    "pins offset " + e.toOffset() + ", which is not before the pin's own record " + offset + "; ignored")));
+        }
+        return new Result(c.withPin(new Pin(e.toOffset(), offset, e.reason())), Set.of(), false, List.of());
     }
 
     private static Result unchanged(ClusterState c) {

@@ -8,7 +8,7 @@ package io.kproxy.state;
  * Immutable and thread-safe; no null components.
  *
  * @param offset the log offset of the record that carried the object
- * @param kind   {@code Service}, {@code EndpointSlice}, {@code Node} or {@code Config}
+ * @param kind   {@code Service}, {@code EndpointSlice}, {@code Node}, {@code Config} or {@code Pin}
  * @param key    the object's key ({@code namespace/name}, a node name, or {@code config})
  * @param field  the path of the bad field, e.g. {@code spec.ports[1].port}; "" for the object
  * @param reason what is wrong and what was done about it

@@ -16,12 +16,18 @@ import java.util.zip.CRC32C;
  * CRC-32C of everything before it. The node projection is not stored: it is a pure function of
  * the cluster state and is recomputed on decode.
  *
- * <p>Version history: 1 — first format. A new format gets a new version; decoders keep reading
- * the old ones.
+ * <p>Version history (a new format gets a new version; decoders keep reading the old ones):
+ * <ul>
+ *   <li>1 — first format.</li>
+ *   <li>2 — the dataplane pin after the sync barriers: a presence byte (0 or 1), then
+ *       {@code toOffset} (long), the pin record's offset (long) and the reason (string). A
+ *       version-1 snapshot decodes with no pin (version 1 was written before pins were folded).</li>
+ * </ul>
  */
 final class SnapshotCodec {
 
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    static final byte VERSION_1 = 1;
 
     private SnapshotCodec() {
     }
@@ -40,6 +46,7 @@ final class SnapshotCodec {
             out.writeBoolean(c.servicesSynced);
             out.writeBoolean(c.slicesSynced);
             out.writeBoolean(c.nodesSynced);
+            w.pin(c.pin);
             w.node(c.node);
             out.writeInt(c.services.size());
             for (ServiceSpec s : c.services.values()) {
@@ -63,8 +70,10 @@ final class SnapshotCodec {
         if (data == null || data.length < 1 + 8 + 4) {
             throw new SnapshotDecodeException("snapshot too short: " + (data == null ? 0 : data.length) + " bytes");
         }
-        if (data[0] != VERSION) {
-            throw new SnapshotDecodeException("unknown snapshot format version " + data[0] + " (this version reads " + VERSION + ")");
+        byte version = data[0];
+        if (version != VERSION && version != VERSION_1) {
+            throw new SnapshotDecodeException("unknown snapshot format version " + version + " (this version reads " + VERSION_1 + " and "
+                    + VERSION + ")");
         }
         int bodyLength = data.length - 4;
         CRC32C crc = new CRC32C();
@@ -86,6 +95,10 @@ final class SnapshotCodec {
             boolean servicesSynced = in.readBoolean();
             boolean slicesSynced = in.readBoolean();
             boolean nodesSynced = in.readBoolean();
+            Pin pin = version == VERSION_1 ? null : r.pin();
+            if (pin != null && pin.pinnedAt() > offset) {
+                throw new SnapshotDecodeException("pin record " + pin.pinnedAt() + " is after the snapshot's offset " + offset);
+            }
             NodeSpec node = r.node();
             PersistentMap<ServiceRef, ServiceSpec> services = PersistentMap.empty();
             int n = r.count();
@@ -110,7 +123,7 @@ final class SnapshotCodec {
                 throw new SnapshotDecodeException("duplicate keys in snapshot");
             }
             return new Decoded(new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                    byService), offset);
+                    byService, pin), offset);
         } catch (IOException e) {
             throw new SnapshotDecodeException("truncated snapshot", e);
         } catch (IllegalArgumentException | IllegalStateException | NullPointerException e) {

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads snapshot format 1 ({@link SnapshotCodec}). Every value goes through its validating
+ * Reads snapshot formats 1 and 2 ({@link SnapshotCodec}; the codec decides which parts to read). Every value goes through its validating
  * constructor; counts are bounded by the bytes left, so garbage cannot make it allocate wildly.
  * Repeated strings (node names, zones, namespaces) are shared to keep the decoded state small.
  */
@@ -74,6 +74,15 @@ final class SnapshotReader {
             }
         }
         return s;
+    }
+
+    /** The pin section (format 2); {@code null} when no pin was in force. */
+    Pin pin() throws IOException {
+        int present = in.readUnsignedByte();
+        if (present > 1) {
+            throw new IllegalArgumentException("pin presence byte " + present);
+        }
+        return present == 0 ? null : new Pin(in.readLong(), in.readLong(), string());
     }
 
     NodeSpec node() throws IOException {

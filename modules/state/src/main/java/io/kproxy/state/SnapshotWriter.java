@@ -10,7 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
-/** Writes the parts of a {@link ClusterState} in snapshot format 1 ({@link SnapshotCodec}). */
+/** Writes the parts of a {@link ClusterState} in the current snapshot format ({@link SnapshotCodec#VERSION}). */
 final class SnapshotWriter {
 
     private final DataOutputStream out;
@@ -33,6 +33,16 @@ final class SnapshotWriter {
         string(s.interfaceNamePrefix());
         strings(s.nodePortAddresses());
         ips(s.bindAddress());
+    }
+
+    /** The pin in force, or none ({@code null}): a presence byte, then its fields. */
+    void pin(Pin p) throws IOException {
+        out.writeBoolean(p != null);
+        if (p != null) {
+            out.writeLong(p.toOffset());
+            out.writeLong(p.pinnedAt());
+            string(p.reason());
+        }
     }
 
     void node(NodeSpec n) throws IOException {

@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.DataplanePinned;
+import io.kproxy.events.DataplaneUnpinned;
+import io.kproxy.events.SyncApplied;
+import io.kproxy.events.SyncKind;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.ResourceKind;
@@ -20,6 +23,7 @@ import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.EventSequence;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -61,11 +65,50 @@ class FoldedStateTest {
     @Test
     void controlRecordsAdvanceTheOffsetOnly() {
         FoldedState s = Logs.fold(Logs.synced().then(WEB.observed()));
-        FoldStep pinned = Logs.step(s, new DataplanePinned(1, "test"));
+        FoldStep applied = Logs.step(s, new SyncApplied("nftables", 1, s.offset(), SyncKind.FULL, "h", Duration.ofMillis(1)));
+        assertThat(applied.state().offset()).isEqualTo(s.offset() + 1);
+        assertThat(applied.delta().isEmpty()).isTrue();
+        assertThat(applied.state().node()).isSameAs(s.node());
+        assertThat(applied.state().cluster()).isSameAs(s.cluster());
+    }
+
+    @Test
+    void aPinIsFoldedStateButLeavesTheLiveProjectionAlone() {
+        FoldedState s = Logs.fold(Logs.synced().then(WEB.observed()));
+        FoldStep pinned = Logs.step(s, new DataplanePinned(1, "bad deploy"));
         assertThat(pinned.state().offset()).isEqualTo(s.offset() + 1);
         assertThat(pinned.delta().isEmpty()).isTrue();
-        assertThat(pinned.state().node()).isSameAs(s.node());
-        assertThat(pinned.state().cluster()).isSameAs(s.cluster());
+        assertThat(pinned.state().node()).as("the live projection").isSameAs(s.node());
+        assertThat(pinned.state().pin()).contains(new Pin(1, s.offset() + 1, "bad deploy"));
+        assertThat(pinned.state()).isNotEqualTo(FoldedState.fromSnapshot(s.toSnapshot()));
+        // Live records keep folding under a pin, and the pin stays.
+        FoldStep live = Logs.step(pinned.state(), WEB_SLICE.observed());
+        assertThat(live.delta().isEmpty()).isFalse();
+        assertThat(live.state().pin()).isEqualTo(pinned.state().pin());
+        // Rolling back again re-pins: the newer pin replaces the older.
+        FoldStep repinned = Logs.step(live.state(), new DataplanePinned(2, "further back"));
+        assertThat(repinned.state().pin()).contains(new Pin(2, live.state().offset() + 1, "further back"));
+        // Resume clears it; a second resume changes nothing.
+        FoldStep unpinned = Logs.step(repinned.state(), new DataplaneUnpinned("fixed"));
+        assertThat(unpinned.state().pin()).isEmpty();
+        assertThat(unpinned.state().node()).isSameAs(live.state().node());
+        FoldStep again = Logs.step(unpinned.state(), new DataplaneUnpinned("again"));
+        assertThat(again.state().cluster()).isSameAs(unpinned.state().cluster());
+    }
+
+    @Test
+    void aPinThatDoesNotPointBeforeItselfIsRejectedNotFolded() {
+        FoldedState s = Logs.fold(Logs.synced());
+        long next = s.offset() + 1;
+        for (long to : new long[] {next, next + 5}) {
+            FoldStep step = Logs.step(s, new DataplanePinned(to, "crafted"));
+            assertThat(step.state().pin()).isEmpty();
+            assertThat(step.rejections()).singleElement().satisfies(r -> {
+                assertThat(r.kind()).isEqualTo("Pin");
+                assertThat(r.field()).isEqualTo("toOffset");
+                assertThat(r.reason()).contains("not before the pin's own record");
+            });
+        }
     }
 
     @Test

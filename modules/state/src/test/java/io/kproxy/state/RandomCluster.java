@@ -3,6 +3,7 @@ package io.kproxy.state;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.DataplanePinned;
+import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.NodeObserved;
@@ -77,8 +78,11 @@ final class RandomCluster {
         if (r < 96) {
             return relist();
         }
-        return rnd.nextBoolean() ? new DataplanePinned(0, "test")
-                : new SyncApplied("nftables", 1, 0, SyncKind.FULL, "h", Duration.ofMillis(3));
+        return switch (rnd.nextInt(3)) {
+            case 0 -> new DataplanePinned(rnd.nextInt(3), "test");
+            case 1 -> new DataplaneUnpinned("test");
+            default -> new SyncApplied("nftables", 1, 0, SyncKind.FULL, "h", Duration.ofMillis(3));
+        };
     }
 
     ServiceObserved service() {

@@ -49,6 +49,49 @@ class SnapshotTest {
     }
 
     @Test
+    void aPinRoundTripsAndSurvivesARestartFromTheSnapshot() {
+        FoldedState s = rich();
+        FoldedState pinned = s.apply(new io.kproxy.events.Envelope(s.offset() + 1, java.time.Instant.EPOCH, "test",
+                new io.kproxy.events.DataplanePinned(2, "roll back \u00e9"))).state();
+        FoldedState back = FoldedState.fromSnapshot(pinned.toSnapshot());
+        assertThat(back).isEqualTo(pinned);
+        assertThat(back.pin()).contains(new Pin(2, s.offset() + 1, "roll back \u00e9"));
+        assertThat(back.node()).isEqualTo(s.node());
+    }
+
+    /**
+     * A snapshot written by the first format (before pins were folded, {@code rich-v1.bin}, made
+     * from {@link #rich()} by the version-1 encoder) still decodes, to the same state with no pin.
+     */
+    @Test
+    void readsFormatVersion1() throws Exception {
+        byte[] v1;
+        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v1.bin")) {
+            v1 = in.readAllBytes();
+        }
+        assertThat(v1[0]).isEqualTo(SnapshotCodec.VERSION_1);
+        FoldedState back = FoldedState.fromSnapshot(v1);
+        assertThat(back).isEqualTo(rich());
+        assertThat(back.pin()).isEmpty();
+        assertThat(back.toSnapshot()[0]).as("written again in the current format").isEqualTo(SnapshotCodec.VERSION);
+    }
+
+    @Test
+    void aPinAfterTheSnapshotOffsetIsRefused() {
+        FoldedState s = rich();
+        FoldedState pinned = s.apply(new io.kproxy.events.Envelope(s.offset() + 1, java.time.Instant.EPOCH, "test",
+                new io.kproxy.events.DataplanePinned(2, "x"))).state();
+        byte[] snap = pinned.toSnapshot();
+        // Rewrite the snapshot's own offset (bytes 1..8) to one before the pin record, with a valid checksum.
+        java.nio.ByteBuffer.wrap(snap, 1, 8).putLong(s.offset());
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(snap, 0, snap.length - 4);
+        java.nio.ByteBuffer.wrap(snap, snap.length - 4, 4).putInt((int) crc.getValue());
+        assertThatThrownBy(() -> FoldedState.fromSnapshot(snap)).isInstanceOf(SnapshotDecodeException.class)
+                .hasMessageContaining("after the snapshot's offset");
+    }
+
+    @Test
     void invalidValuesBehindAValidChecksumAreRefused() {
         byte[] snap = rich().toSnapshot();
         // version(1) offset(8) nodeName(4+9) mode(4+8) masqueradeAll(1), then the iptables masquerade bit.
