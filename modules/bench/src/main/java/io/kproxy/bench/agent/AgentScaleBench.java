@@ -67,6 +67,7 @@ public final class AgentScaleBench {
     private static void runOne(int n, int changes, int rate, String javaOpts) throws Exception {
         String ns = "kp-agentb-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
         Path journal = Files.createTempDirectory("kproxy-bench-journal-");
+        Path admin = Files.createTempDirectory("kproxy-bench-admin-"); // not the node's /run/kproxy/admin.sock
         Path agentLog = Files.createTempFile("kproxy-bench-agent-", ".log");
         run(List.of("ip", "netns", "add", ns), null);
         Process sim = null;
@@ -86,7 +87,8 @@ public final class AgentScaleBench {
             ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", ns, Path.of("kproxy").toAbsolutePath().toString(), "run",
                     "--hostname-override", SyntheticObjects.NODE, "--master", "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables",
                     "--cluster-cidr", "10.0.0.0/8", "--journal-dir", journal.toString(), "--iptables-min-sync-period", "0s",
-                    "--healthz-bind-address", "127.0.0.1:10256", "--metrics-bind-address", "127.0.0.1:10249")
+                    "--healthz-bind-address", "127.0.0.1:10256", "--metrics-bind-address", "127.0.0.1:10249",
+                    "--admin-socket", admin.resolve("admin.sock").toString())
                     .redirectErrorStream(true).redirectOutput(agentLog.toFile());
             pb.environment().put("KPROXY_SKIP_BUILD", "1");
             pb.environment().put("KPROXY_JAVA_OPTS", javaOpts);
@@ -147,6 +149,7 @@ public final class AgentScaleBench {
             }
             run(List.of("ip", "netns", "del", ns), null);
             deleteTree(journal);
+            deleteTree(admin);
         }
     }
 
