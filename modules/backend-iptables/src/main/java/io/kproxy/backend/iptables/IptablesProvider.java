@@ -2,6 +2,7 @@ package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.model.IpFamily;
@@ -53,7 +54,7 @@ public final class IptablesProvider implements BackendProvider {
         Features features = probe(proc, variant);
         LOG.info("iptables backend variant={} reason={} families={} randomFully={} nfacct={} tcpBeLiberal={} netns={}", variant.word(), reason,
                 families, features.randomFully(), features.nfacct(), features.tcpBeLiberal(), proc.netns().orElse("-"));
-        return new IptablesBackend(features, new CommandApplier(proc, variant, families), new ConntrackCleaner(new ConntrackTool(proc.netns())));
+        return new IptablesBackend(features, new CommandApplier(proc, variant, families), new ConntrackCleaner(conntrackTool(proc.netns())));
     }
 
     @Override
@@ -79,5 +80,14 @@ public final class IptablesProvider implements BackendProvider {
         Proc.Result liberal = proc.run(List.of("sysctl", "-n", "net.netfilter.nf_conntrack_tcp_be_liberal"), null);
         boolean tcpBeLiberal = liberal.ok() && !liberal.stdout().strip().equals("0") && !liberal.stdout().isBlank();
         return new Features(randomFully, false, tcpBeLiberal);
+    }
+
+    /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it. */
+    private static ConntrackCleaner.Tool conntrackTool(Optional<String> netns) {
+        ConntrackTool tool = new ConntrackTool(netns);
+        return args -> {
+            ConntrackTool.Output o = tool.run(args);
+            return new ConntrackCleaner.Output(o.exitCode(), o.stdout(), o.stderr());
+        };
     }
 }
