@@ -6,6 +6,7 @@ import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.model.IpFamily;
+import io.kproxy.netlink.Commands;
 import io.kproxy.netlink.ConntrackTool;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -68,7 +69,7 @@ public final class IptablesProvider implements BackendProvider {
      * created by kproxy, so rules never count into them (as upstream when it cannot create them).
      */
     private static Features probe(Proc proc, Variant variant) {
-        Proc.Result v = proc.run(List.of(variant.tool(Fam.V4, ""), "--version"), null);
+        Commands.Result v = proc.run(List.of(variant.tool(Fam.V4, ""), "--version"), null);
         boolean randomFully = false;
         Matcher m = VERSION.matcher(v.stdout());
         if (m.find()) {
@@ -77,7 +78,7 @@ public final class IptablesProvider implements BackendProvider {
             int patch = Integer.parseInt(m.group(3));
             randomFully = major > 1 || major == 1 && (minor > 6 || minor == 6 && patch >= 2);
         }
-        Proc.Result liberal = proc.run(List.of("sysctl", "-n", "net.netfilter.nf_conntrack_tcp_be_liberal"), null);
+        Commands.Result liberal = proc.run(List.of("sysctl", "-n", "net.netfilter.nf_conntrack_tcp_be_liberal"), null);
         boolean tcpBeLiberal = liberal.ok() && !liberal.stdout().strip().equals("0") && !liberal.stdout().isBlank();
         return new Features(randomFully, false, tcpBeLiberal);
     }
