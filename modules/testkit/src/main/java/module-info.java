@@ -7,13 +7,15 @@
  * namespace through {@code setns(2)} via the JDK's foreign-function API, so launch with
  * {@code --enable-native-access=io.kproxy.testkit}).
  *
- * <p>It depends on events (and so model) only: state and backend tests use it, so it cannot
+ * <p>It depends on events (and so model) and AssertJ only (the packet-flow row {@code Flow}
+ * asserts): state, netlink and backend tests use it, so it cannot
  * depend on them (Maven forbids the cycle). Backend fakes live with the backend SPI.
  */
 module io.kproxy.testkit {
     requires transitive io.kproxy.events;
     requires transitive org.junit.jupiter.api;
     requires org.opentest4j;
+    requires org.assertj.core;
 
     exports io.kproxy.testkit;
     exports io.kproxy.testkit.netns;

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HexFormat;
 
 /**
@@ -86,6 +87,13 @@ public final class RulesetHash {
             count[2] = (byte) (parts >>> 8);
             count[3] = (byte) parts;
             md.update(count);
+            return this;
+        }
+
+        /** A whole section: {@link #section(Digest, int)} with the parts' count, then every part in order. */
+        public Builder section(Digest head, Collection<Digest> parts) {
+            section(head, parts.size());
+            parts.forEach(this::part);
             return this;
         }
 

@@ -11,16 +11,31 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a command (inside a named network namespace when given) with a time limit. */
-final class Commands {
+/**
+ * Runs a command (inside a named network namespace when given) with a time limit: the one
+ * process runner of the production modules (the {@code nft} and {@code conntrack} fallbacks here,
+ * the iptables tools of {@code io.kproxy.backend.iptables}). Never throws for a command that
+ * fails: the {@link Result} says what happened. Arguments must not be null but {@code stdin}.
+ * Thread-safe; blocks until the command exited or the time limit passed.
+ */
+public final class Commands {
 
-    record Result(int exitCode, String stdout, String stderr) {
+    /**
+     * Exit code and output; never null. Exit code -1 means the time limit passed (or the wait was
+     * interrupted), -2 that the command could not start; stderr then says so.
+     */
+    public record Result(int exitCode, String stdout, String stderr) {
+        /** True when the command exited 0. */
+        public boolean ok() {
+            return exitCode == 0;
+        }
     }
 
     private Commands() {
     }
 
-    static List<String> inNetns(Optional<String> netns, List<String> command) {
+    /** {@code command} prefixed with {@code ip netns exec <netns>} when a namespace is given. */
+    public static List<String> inNetns(Optional<String> netns, List<String> command) {
         if (netns.isEmpty()) {
             return command;
         }
@@ -29,7 +44,17 @@ final class Commands {
         return full;
     }
 
-    static Result run(List<String> command, String stdin, Duration timeout) {
+    /** Runs {@code command} with {@code stdin} (none when null) as its input. */
+    public static Result run(List<String> command, String stdin, Duration timeout) {
+        return run(command, stdin, timeout, command);
+    }
+
+    /**
+     * Runs {@code command} with {@code stdin} (none when null) as its input; failure messages name
+     * the command as {@code shownAs} (the caller's words, without namespace prefix or resolved path).
+     */
+    public static Result run(List<String> command, String stdin, Duration timeout, List<String> shownAs) {
+        String shown = String.join(" ", shownAs);
         try {
             Process p = new ProcessBuilder(command).start();
             CompletableFuture<String> out = drain(p.getInputStream());
@@ -38,17 +63,19 @@ final class Commands {
                 if (stdin != null) {
                     in.write(stdin.getBytes(StandardCharsets.UTF_8));
                 }
+            } catch (IOException e) {
+                // The command exited before reading all its input; its exit code and stderr say why.
             }
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                return new Result(-1, "", "'" + String.join(" ", command) + "' timed out after " + timeout);
+                return new Result(-1, "", "'" + shown + "' timed out after " + timeout);
             }
             return new Result(p.exitValue(), out.join(), err.join());
         } catch (IOException e) {
-            return new Result(-2, "", "cannot run '" + String.join(" ", command) + "': " + e.getMessage());
+            return new Result(-2, "", "cannot run '" + shown + "': " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new Result(-1, "", "interrupted running '" + String.join(" ", command) + "'");
+            return new Result(-1, "", "interrupted running '" + shown + "'");
         }
     }
 

@@ -3,6 +3,7 @@ package io.kproxy.backend.iptables;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Transaction;
 import io.kproxy.model.IpFamily;
+import io.kproxy.netlink.Commands;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -141,7 +142,7 @@ final class CommandApplier implements Applier {
     }
 
     private String save(Fam f, Variant v) throws KernelException {
-        Proc.Result r = proc.run(List.of(v.tool(f, "save")), null);
+        Commands.Result r = proc.run(List.of(v.tool(f, "save")), null);
         if (!r.ok()) {
             throw new KernelException(KernelException.Kind.RETRYABLE, v.tool(f, "save") + " failed: " + r.stderr().strip());
         }
@@ -150,7 +151,7 @@ final class CommandApplier implements Applier {
 
     private void routeLocalnet() throws KernelException {
         // Upstream's NewProxier: localhost NodePorts need route_localnet (https://issues.k8s.io/90259).
-        Proc.Result r = proc.run(List.of("sysctl", "-q", "-w", "net.ipv4.conf.all.route_localnet=1"), null);
+        Commands.Result r = proc.run(List.of("sysctl", "-q", "-w", "net.ipv4.conf.all.route_localnet=1"), null);
         if (!r.ok()) {
             throw new KernelException(KernelException.Kind.FATAL, "cannot set net.ipv4.conf.all.route_localnet=1: " + r.stderr().strip());
         }
@@ -161,7 +162,7 @@ final class CommandApplier implements Applier {
         if (test) {
             cmd.add("--test");
         }
-        Proc.Result r = proc.run(cmd, text);
+        Commands.Result r = proc.run(cmd, text);
         if (!r.ok()) {
             throw refusal(text, r.stderr().isBlank() ? "exit " + r.exitCode() : r.stderr(), r.exitCode() == -1);
         }

@@ -1,6 +1,7 @@
 package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.ChainNames;
+import io.kproxy.backend.PolicyChains;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.IpAddress;
 import io.kproxy.state.Endpoint;
@@ -53,13 +54,9 @@ final class FragmentRenderer {
         List<Endpoint> localEps = s.localEndpoints();
         boolean hasEndpoints = s.hasEndpoints();
 
-        boolean usesClusterChain = !clusterEps.isEmpty() && s.usesClusterEndpoints();
-        boolean usesLocalChain = !localEps.isEmpty() && s.usesLocalEndpoints();
-        String internalChain = s.internalPolicyLocal() ? svl : svc;
-        boolean hasInternal = hasEndpoints && !(s.internalPolicyLocal() && localEps.isEmpty());
-        String externalPolicyChain = s.externalPolicyLocal() ? svl : svc;
-        boolean hasExternal = hasEndpoints && !(s.externalPolicyLocal() && localEps.isEmpty());
-        boolean usesExternalChain = hasEndpoints && s.externallyAccessible();
+        PolicyChains policy = PolicyChains.of(s);
+        String internalChain = policy.internalChain(svc, svl);
+        String externalPolicyChain = policy.externalPolicyChain(svc, svl);
         boolean usesFw = hasEndpoints && !s.loadBalancerIPs().isEmpty() && !s.loadBalancerSourceRanges().isEmpty();
         String lbChain = usesFw ? fw : ext;
 
@@ -73,11 +70,11 @@ final class FragmentRenderer {
             externalTarget = "REJECT";
             externalComment = internalComment;
         } else {
-            if (!hasInternal) {
+            if (!policy.hasInternal()) {
                 internalTarget = "DROP";
                 internalComment = q(name + " has no local endpoints");
             }
-            if (!hasExternal) {
+            if (!policy.hasExternal()) {
                 externalTarget = "DROP";
                 externalComment = q(name + " has no local endpoints");
             }
@@ -89,7 +86,7 @@ final class FragmentRenderer {
         List<String> filter = new ArrayList<>();
         List<String> natTop = new ArrayList<>();
 
-        if (hasInternal) {
+        if (policy.hasInternal()) {
             natTop.add("-A KUBE-SERVICES -m comment --comment " + q(name + " cluster IP") + " " + match + " -d " + cip + " --dport " + port
                     + " -j " + internalChain);
         } else {
@@ -101,7 +98,7 @@ final class FragmentRenderer {
                 natTop.add("-A KUBE-SERVICES -m comment --comment " + q(name + " external IP") + " " + match + " -d " + ip + " --dport "
                         + port + " -j " + ext);
             }
-            if (!hasExternal) {
+            if (!policy.hasExternal()) {
                 filter.add("-A KUBE-EXTERNAL-SERVICES -m comment --comment " + externalComment + " " + match + " -d " + ip + " --dport "
                         + port + " -j " + externalTarget);
             }
@@ -116,7 +113,7 @@ final class FragmentRenderer {
                         + ip + " --dport " + port + " -j DROP");
             }
         }
-        if (!hasExternal) {
+        if (!policy.hasExternal()) {
             for (IpAddress ip : s.loadBalancerIPs()) {
                 filter.add("-A KUBE-EXTERNAL-SERVICES -m comment --comment " + externalComment + " " + match + " -d " + ip + " --dport "
                         + port + " -j " + externalTarget);
@@ -132,7 +129,7 @@ final class FragmentRenderer {
                 }
                 natTop.add("-A KUBE-NODEPORTS -m comment --comment " + name + " " + match + " --dport " + np + " -j " + ext);
             }
-            if (!hasExternal) {
+            if (!policy.hasExternal()) {
                 filter.add("-A KUBE-EXTERNAL-SERVICES -m comment --comment " + externalComment + " -m addrtype --dst-type LOCAL " + match
                         + " --dport " + np + " -j " + externalTarget);
             }
@@ -145,7 +142,7 @@ final class FragmentRenderer {
 
         List<String> chains = new ArrayList<>();
         List<String> rules = new ArrayList<>();
-        if (hasInternal) {
+        if (policy.hasInternal()) {
             String args = "-m comment --comment " + q(name + " cluster IP") + " " + match + " -d " + cip + " --dport " + port;
             if (masqueradeAll) {
                 rules.add("-A " + internalChain + " " + args + " -j KUBE-MARK-MASQ");
@@ -154,7 +151,7 @@ final class FragmentRenderer {
                 rules.add("-A " + internalChain + " " + args + " " + local.get().ifNotLocal() + " -j KUBE-MARK-MASQ");
             }
         }
-        if (usesExternalChain) {
+        if (policy.usesExternalChain()) {
             chains.add(ext);
             if (!s.externalPolicyLocal()) {
                 rules.add("-A " + ext + " -m comment --comment " + q("masquerade traffic for " + name + " external destinations")
@@ -168,7 +165,7 @@ final class FragmentRenderer {
                 rules.add("-A " + ext + " -m comment --comment " + q("route LOCAL traffic for " + name + " external destinations")
                         + " -m addrtype --src-type LOCAL -j " + svc);
             }
-            if (hasExternal) {
+            if (policy.hasExternal()) {
                 rules.add("-A " + ext + " -j " + externalPolicyChain);
             }
         }
@@ -188,11 +185,11 @@ final class FragmentRenderer {
             }
             rules.add("-A " + fw + " -m comment --comment " + q("other traffic to " + name + " will be dropped by KUBE-PROXY-FIREWALL"));
         }
-        if (usesClusterChain) {
+        if (policy.usesClusterChain()) {
             chains.add(svc);
             endpointRules(rules, s, svc, clusterEps);
         }
-        if (usesLocalChain) {
+        if (policy.usesLocalChain()) {
             chains.add(svl);
             endpointRules(rules, s, svl, localEps);
         }

@@ -1,7 +1,7 @@
 package io.kproxy.backend.iptables;
 
-import io.kproxy.backend.Plan;
 import io.kproxy.backend.RulesetHash;
+import io.kproxy.backend.spi.MemoizedPlan;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -11,12 +11,10 @@ import java.util.Optional;
  * Immutable and thread-safe; the ruleset text and hash are computed once on demand (the hash from
  * the fragments' digests kept in the family plans, never from the text).
  */
-final class IptPlan implements Plan {
+final class IptPlan extends MemoizedPlan {
 
     private final FamilyPlan v4;
     private final FamilyPlan v6;
-    private volatile String text;
-    private volatile String hash;
 
     IptPlan(FamilyPlan v4, FamilyPlan v6) {
         this.v4 = v4;
@@ -43,16 +41,11 @@ final class IptPlan implements Plan {
      * {@code iptables-restore --noflush} and the second to {@code ip6tables-restore --noflush}.
      */
     @Override
-    public String rulesetText() {
-        String t = text;
-        if (t == null) {
-            StringBuilder b = new StringBuilder();
-            RestoreWriter.canonical(b, v4);
-            RestoreWriter.canonical(b, v6);
-            t = b.toString();
-            text = t;
-        }
-        return t;
+    protected String computeRulesetText() {
+        StringBuilder b = new StringBuilder();
+        RestoreWriter.canonical(b, v4);
+        RestoreWriter.canonical(b, v6);
+        return b.toString();
     }
 
     /**
@@ -61,18 +54,8 @@ final class IptPlan implements Plan {
      * each digested when it entered the plan ({@link PortFragment#partText()}).
      */
     @Override
-    public String rulesetHash() {
-        String h = hash;
-        if (h == null) {
-            RulesetHash.Builder b = RulesetHash.builder();
-            for (FamilyPlan p : new FamilyPlan[] {v4, v6}) {
-                b.section(p.topDigest(), p.digests().size());
-                p.digests().values().forEach(b::part);
-            }
-            h = b.hex();
-            hash = h;
-        }
-        return h;
+    protected void hashSections(RulesetHash.Builder hash) {
+        hash.section(v4.topDigest(), v4.digests().values()).section(v6.topDigest(), v6.digests().values());
     }
 
     @Override

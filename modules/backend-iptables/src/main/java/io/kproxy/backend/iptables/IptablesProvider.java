@@ -2,9 +2,11 @@ package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.model.IpFamily;
+import io.kproxy.netlink.Commands;
 import io.kproxy.netlink.ConntrackTool;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -53,7 +55,7 @@ public final class IptablesProvider implements BackendProvider {
         Features features = probe(proc, variant);
         LOG.info("iptables backend variant={} reason={} families={} randomFully={} nfacct={} tcpBeLiberal={} netns={}", variant.word(), reason,
                 families, features.randomFully(), features.nfacct(), features.tcpBeLiberal(), proc.netns().orElse("-"));
-        return new IptablesBackend(features, new CommandApplier(proc, variant, families), new ConntrackCleaner(new ConntrackTool(proc.netns())));
+        return new IptablesBackend(features, new CommandApplier(proc, variant, families), new ConntrackCleaner(conntrackTool(proc.netns())));
     }
 
     @Override
@@ -67,7 +69,7 @@ public final class IptablesProvider implements BackendProvider {
      * created by kproxy, so rules never count into them (as upstream when it cannot create them).
      */
     private static Features probe(Proc proc, Variant variant) {
-        Proc.Result v = proc.run(List.of(variant.tool(Fam.V4, ""), "--version"), null);
+        Commands.Result v = proc.run(List.of(variant.tool(Fam.V4, ""), "--version"), null);
         boolean randomFully = false;
         Matcher m = VERSION.matcher(v.stdout());
         if (m.find()) {
@@ -76,8 +78,17 @@ public final class IptablesProvider implements BackendProvider {
             int patch = Integer.parseInt(m.group(3));
             randomFully = major > 1 || major == 1 && (minor > 6 || minor == 6 && patch >= 2);
         }
-        Proc.Result liberal = proc.run(List.of("sysctl", "-n", "net.netfilter.nf_conntrack_tcp_be_liberal"), null);
+        Commands.Result liberal = proc.run(List.of("sysctl", "-n", "net.netfilter.nf_conntrack_tcp_be_liberal"), null);
         boolean tcpBeLiberal = liberal.ok() && !liberal.stdout().strip().equals("0") && !liberal.stdout().isBlank();
         return new Features(randomFully, false, tcpBeLiberal);
+    }
+
+    /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it. */
+    private static ConntrackCleaner.Tool conntrackTool(Optional<String> netns) {
+        ConntrackTool tool = new ConntrackTool(netns);
+        return args -> {
+            ConntrackTool.Output o = tool.run(args);
+            return new ConntrackCleaner.Output(o.exitCode(), o.stdout(), o.stderr());
+        };
     }
 }

@@ -1,6 +1,7 @@
 package io.kproxy.backend.iptables;
 
 import io.kproxy.model.IpFamily;
+import io.kproxy.netlink.Commands;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -62,7 +63,7 @@ final class VariantDetector {
     private static String save(Proc proc, Variant v, IpFamily family, boolean mangleOnly) {
         Fam f = Fam.of(family);
         List<String> cmd = mangleOnly ? List.of(v.tool(f, "save"), "-t", "mangle") : List.of(v.tool(f, "save"));
-        Proc.Result r = proc.run(cmd, null);
+        Commands.Result r = proc.run(cmd, null);
         return r.ok() ? r.stdout() : "";
     }
 }

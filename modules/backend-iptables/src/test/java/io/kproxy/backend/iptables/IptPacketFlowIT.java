@@ -1,10 +1,10 @@
 package io.kproxy.backend.iptables;
 
-import static io.kproxy.backend.iptables.Flow.DROP;
-import static io.kproxy.backend.iptables.Flow.REJECT;
-import static io.kproxy.backend.iptables.Flow.reaches;
-import static io.kproxy.backend.iptables.Flow.tcp;
-import static io.kproxy.backend.iptables.Flow.udp;
+import static io.kproxy.testkit.netns.Flow.DROP;
+import static io.kproxy.testkit.netns.Flow.REJECT;
+import static io.kproxy.testkit.netns.Flow.reaches;
+import static io.kproxy.testkit.netns.Flow.tcp;
+import static io.kproxy.testkit.netns.Flow.udp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.KernelException;
@@ -14,7 +14,9 @@ import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.EchoServer;
+import io.kproxy.testkit.netns.Flow;
 import io.kproxy.testkit.netns.Topology;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,7 @@
 package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.ChainNames;
+import io.kproxy.backend.PolicyChains;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.IpAddress;
 import io.kproxy.state.Endpoint;
@@ -53,13 +54,9 @@ final class FragmentRenderer {
         List<Endpoint> clusterEps = s.clusterEndpoints();
         List<Endpoint> localEps = s.localEndpoints();
 
-        boolean usesClusterChain = !clusterEps.isEmpty() && s.usesClusterEndpoints();
-        boolean usesLocalChain = !localEps.isEmpty() && s.usesLocalEndpoints();
-        String internalChain = s.internalPolicyLocal() ? localChain : clusterChain;
-        boolean hasInternal = hasEndpoints && !(s.internalPolicyLocal() && localEps.isEmpty());
-        String externalPolicyChain = s.externalPolicyLocal() ? localChain : clusterChain;
-        boolean hasExternal = hasEndpoints && !(s.externalPolicyLocal() && localEps.isEmpty());
-        boolean usesExternalChain = hasEndpoints && s.externallyAccessible();
+        PolicyChains policy = PolicyChains.of(s);
+        String internalChain = policy.internalChain(clusterChain, localChain);
+        String externalPolicyChain = policy.externalPolicyChain(clusterChain, localChain);
         String internalVerdict = hasEndpoints ? "drop" : "goto " + REJECT_CHAIN;
         String externalVerdict = internalVerdict;
 
@@ -67,7 +64,7 @@ final class FragmentRenderer {
         String portText = proto + " . " + s.port();
         String cip = s.clusterIP().toString();
         elements.add(new NftElement("cluster-ips", cip, "", ""));
-        if (hasInternal) {
+        if (policy.hasInternal()) {
             elements.add(new NftElement("service-ips", cip + " . " + portText, "goto " + internalChain, ""));
         } else {
             elements.add(new NftElement("no-endpoint-services", cip + " . " + portText, internalVerdict, svcName));
@@ -76,7 +73,7 @@ final class FragmentRenderer {
             if (hasEndpoints) {
                 elements.add(new NftElement("service-ips", ext + " . " + portText, "goto " + externalChain, ""));
             }
-            if (!hasExternal) {
+            if (!policy.hasExternal()) {
                 elements.add(new NftElement("no-endpoint-services", ext + " . " + portText, externalVerdict, svcName));
             }
         }
@@ -88,7 +85,7 @@ final class FragmentRenderer {
             if (usesFirewall) {
                 elements.add(new NftElement("firewall-ips", lb + " . " + portText, "goto " + firewallChain, ""));
             }
-            if (!hasExternal) {
+            if (!policy.hasExternal()) {
                 elements.add(new NftElement("no-endpoint-services", lb + " . " + portText, externalVerdict, svcName));
             }
         }
@@ -98,7 +95,7 @@ final class FragmentRenderer {
                 // NodePorts are not subject to loadBalancerSourceRanges (upstream: "for better or for worse").
                 elements.add(new NftElement("service-nodeports", np, "goto " + externalChain, ""));
             }
-            if (!hasExternal) {
+            if (!policy.hasExternal()) {
                 elements.add(new NftElement("no-endpoint-nodeports", np, externalVerdict, svcName));
             }
         }
@@ -115,7 +112,7 @@ final class FragmentRenderer {
         List<NftChain> chains = new ArrayList<>();
         List<NftServiceMap> maps = new ArrayList<>();
         String masqRule = null;
-        if (hasInternal) {
+        if (policy.hasInternal()) {
             if (masqueradeAll) {
                 masqRule = f.ipX() + " daddr " + cip + " jump " + MARK_MASQ;
             } else if (local.isPresent()) {
@@ -123,14 +120,14 @@ final class FragmentRenderer {
                 masqRule = f.ipX() + " daddr " + cip + " " + local.get().ifNotLocal() + " jump " + MARK_MASQ;
             }
         }
-        if (usesClusterChain) {
+        if (policy.usesClusterChain()) {
             chains.add(policyChain(s, clusterChain, clusterEps, clusterChain.equals(internalChain) ? masqRule : null, revision, maps));
         }
-        if (usesLocalChain) {
+        if (policy.usesLocalChain()) {
             chains.add(policyChain(s, localChain, localEps, localChain.equals(internalChain) ? masqRule : null, revision, maps));
         }
-        if (usesExternalChain) {
-            chains.add(new NftChain(externalChain, externalRules(s, clusterChain, externalPolicyChain, hasExternal), ""));
+        if (policy.usesExternalChain()) {
+            chains.add(new NftChain(externalChain, externalRules(s, clusterChain, externalPolicyChain, policy.hasExternal()), ""));
         }
         if (usesFirewall) {
             chains.add(new NftChain(firewallChain, List.of(firewallRule(s)), ""));

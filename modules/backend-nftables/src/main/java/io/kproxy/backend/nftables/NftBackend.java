@@ -2,6 +2,7 @@ package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
+import io.kproxy.backend.ConntrackFilters;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;

@@ -1,7 +1,7 @@
 package io.kproxy.backend.nftables;
 
-import io.kproxy.backend.Plan;
 import io.kproxy.backend.RulesetHash;
+import io.kproxy.backend.spi.MemoizedPlan;
 import io.kproxy.state.PersistentMap;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * ruleset text and hash are computed once on demand (the hash from the fragments' digests kept in
  * the family plans, never from the text).
  */
-final class NftPlan implements Plan {
+final class NftPlan extends MemoizedPlan {
 
     static final Duration STALE_GRACE = Duration.ofSeconds(1);
 
@@ -33,8 +33,6 @@ final class NftPlan implements Plan {
     private final FamilyPlan v4;
     private final FamilyPlan v6;
     private final PersistentMap<String, Stale> stale;
-    private volatile String text;
-    private volatile String hash;
 
     NftPlan(FamilyPlan v4, FamilyPlan v6, PersistentMap<String, Stale> stale) {
         this.v4 = v4;
@@ -64,17 +62,12 @@ final class NftPlan implements Plan {
     }
 
     @Override
-    public String rulesetText() {
-        String t = text;
-        if (t == null) {
-            Commands out = new Commands(Commands.fullSize(v4, v6));
-            write(out, v4, true);
-            out.blank();
-            write(out, v6, true);
-            t = out.text();
-            text = t;
-        }
-        return t;
+    protected String computeRulesetText() {
+        Commands out = new Commands(Commands.fullSize(v4, v6));
+        write(out, v4, true);
+        out.blank();
+        write(out, v6, true);
+        return out.text();
     }
 
     /** Writes one family's whole table as {@code add} commands, optionally with a comment per service port. */
@@ -97,18 +90,8 @@ final class NftPlan implements Plan {
      * deletions are not part of it: they are the kernel's history, not the desired ruleset.
      */
     @Override
-    public String rulesetHash() {
-        String h = hash;
-        if (h == null) {
-            RulesetHash.Builder b = RulesetHash.builder();
-            for (FamilyPlan p : new FamilyPlan[] {v4, v6}) {
-                b.section(p.baseDigest(), p.digests().size());
-                p.digests().values().forEach(b::part);
-            }
-            h = b.hex();
-            hash = h;
-        }
-        return h;
+    protected void hashSections(RulesetHash.Builder hash) {
+        hash.section(v4.baseDigest(), v4.digests().values()).section(v6.baseDigest(), v6.digests().values());
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.netlink.ConntrackTool;
@@ -37,7 +38,7 @@ public final class NftablesProvider implements BackendProvider {
     public Backend create(Optional<String> netns) {
         NftExecutor executor = NftExecutors.open(netns);
         KernelPort libnft = new NftKernelPort(executor);
-        ConntrackCleaner conntrack = new ConntrackCleaner(new ConntrackTool(netns));
+        ConntrackCleaner conntrack = new ConntrackCleaner(conntrackTool(netns));
         if ("libnftables".equals(System.getProperty(CLIENT_PROPERTY))) {
             LOG.info("nftables client=libnftables reason=property netns={}", netns.orElse("-"));
             return new NftBackend(libnft, conntrack, executor);
@@ -60,5 +61,14 @@ public final class NftablesProvider implements BackendProvider {
     public Backend create(KernelPort kernel, ConntrackPort conntrack) {
         return new NftBackend(kernel, conntrack, () -> {
         });
+    }
+
+    /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it. */
+    private static ConntrackCleaner.Tool conntrackTool(Optional<String> netns) {
+        ConntrackTool tool = new ConntrackTool(netns);
+        return args -> {
+            ConntrackTool.Output o = tool.run(args);
+            return new ConntrackCleaner.Output(o.exitCode(), o.stdout(), o.stderr());
+        };
     }
 }

@@ -17,6 +17,7 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.Probe;
 import io.kproxy.testkit.netns.Topology;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package io.kproxy.backend.nftables;
 
-import static io.kproxy.backend.nftables.Flow.DROP;
-import static io.kproxy.backend.nftables.Flow.REJECT;
-import static io.kproxy.backend.nftables.Flow.reaches;
-import static io.kproxy.backend.nftables.Flow.tcp;
-import static io.kproxy.backend.nftables.Flow.udp;
+import static io.kproxy.testkit.netns.Flow.DROP;
+import static io.kproxy.testkit.netns.Flow.REJECT;
+import static io.kproxy.testkit.netns.Flow.reaches;
+import static io.kproxy.testkit.netns.Flow.tcp;
+import static io.kproxy.testkit.netns.Flow.udp;
 import static io.kproxy.backend.nftables.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +22,8 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.netns.Addr;
+import io.kproxy.testkit.netns.Flow;
 import io.kproxy.testkit.netns.Topology;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import static io.kproxy.backend.nftables.States.terminating;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.Protocol;
 import io.kproxy.state.ServicePortState;
+import io.kproxy.testkit.netns.Addr;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,6 +5,7 @@ import static io.kproxy.backend.nftables.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.ConntrackFilter;
+import io.kproxy.backend.ConntrackFilters;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.SyncOptions;

@@ -1,64 +1,67 @@
-package io.kproxy.backend.nftables;
+package io.kproxy.testkit.netns;
 
 import io.kproxy.model.IpFamily;
 
-/** The test topology's addresses for one family (see io.kproxy.testkit.netns.Topology). */
-record Addr(IpFamily family) {
+/**
+ * The {@link Topology}'s addresses for one family, as text, for packet-flow tables. Immutable;
+ * never returns null.
+ */
+public record Addr(IpFamily family) {
 
-    boolean v6() {
+    public boolean v6() {
         return family == IpFamily.IPV6;
     }
 
-    String cip(int n) {
+    public String cip(int n) {
         return v6() ? "fd00:30::" + n : "172.30.0." + n;
     }
 
-    String ext(int n) {
+    public String ext(int n) {
         return v6() ? "fd00:99::" + n : "192.168.99." + n;
     }
 
-    String lb(int n) {
+    public String lb(int n) {
         return v6() ? "fd00:51::" + n : "198.51.100." + n;
     }
 
-    String pod(int n) {
+    public String pod(int n) {
         return v6() ? "fd00:10:0:1::" + (10 + n) : "10.0.1." + (10 + n);
     }
 
-    String rpod() {
+    public String rpod() {
         return v6() ? "fd00:10:0:2::11" : "10.0.2.11";
     }
 
-    String node() {
+    public String node() {
         return v6() ? "fd00:192::2" : "192.168.0.2";
     }
 
-    String nodeUplink() {
+    public String nodeUplink() {
         return v6() ? "fd00:203::1" : "203.0.113.1";
     }
 
-    String bridge() {
+    public String bridge() {
         return v6() ? "fd00:10:0:1::1" : "10.0.1.1";
     }
 
-    String client() {
+    public String client() {
         return v6() ? "fd00:203::2" : "203.0.113.2";
     }
 
-    String blocked() {
+    public String blocked() {
         return v6() ? "fd00:203::82" : "203.0.113.130";
     }
 
-    String allowedRange() {
+    public String allowedRange() {
         return v6() ? "fd00:203::/121" : "203.0.113.0/25";
     }
 
-    String loopback() {
+    public String loopback() {
         return v6() ? "::1" : "127.0.0.1";
     }
 
     /** Canonical text of a role's own address, as an echo server reports it. */
-    String of(String role) {
+    public String of(String role) {
         return switch (role) {
             case "pod1" -> pod(1);
             case "pod2" -> pod(2);

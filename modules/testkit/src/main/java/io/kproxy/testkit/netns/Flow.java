@@ -1,9 +1,7 @@
-package io.kproxy.backend.nftables;
+package io.kproxy.testkit.netns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.testkit.netns.Outcome;
-import io.kproxy.testkit.netns.Topology;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,46 +10,47 @@ import java.util.Set;
  * One row of a packet-flow table (upstream's {@code packetFlowTest}): from a role's namespace
  * (optionally bound to a source address), to a destination and port over TCP or UDP; expected:
  * which backends answer (each of them, over repeated tries), whether the source they saw was
- * masqueraded, or that the packet was rejected or dropped.
+ * masqueraded, or that the packet was rejected or dropped. Shared by the backends' packet-flow
+ * tests. Immutable; {@code bind} may be null (the kernel picks the source).
  */
-record Flow(String name, String from, String bind, boolean udp, String dst, int port, Expect expect) {
+public record Flow(String name, String from, String bind, boolean udp, String dst, int port, Expect expect) {
 
-    enum Masq {
+    public enum Masq {
         NO,
         YES,
         ANY
     }
 
-    sealed interface Expect {
+    public sealed interface Expect {
     }
 
-    record Reaches(Set<String> backends, Masq masq) implements Expect {
+    public record Reaches(Set<String> backends, Masq masq) implements Expect {
     }
 
-    record Fails(Outcome.Kind kind) implements Expect {
+    public record Fails(Outcome.Kind kind) implements Expect {
     }
 
-    static Flow tcp(String name, String from, String dst, int port, Expect e) {
+    public static Flow tcp(String name, String from, String dst, int port, Expect e) {
         return new Flow(name, from, null, false, dst, port, e);
     }
 
-    static Flow udp(String name, String from, String dst, int port, Expect e) {
+    public static Flow udp(String name, String from, String dst, int port, Expect e) {
         return new Flow(name, from, null, true, dst, port, e);
     }
 
-    Flow boundTo(String source) {
+    public Flow boundTo(String source) {
         return new Flow(name, from, source, udp, dst, port, expect);
     }
 
-    static Reaches reaches(Masq masq, String... backends) {
+    public static Reaches reaches(Masq masq, String... backends) {
         return new Reaches(Set.of(backends), masq);
     }
 
-    static final Fails REJECT = new Fails(Outcome.Kind.REJECTED);
-    static final Fails DROP = new Fails(Outcome.Kind.DROPPED);
+    public static final Fails REJECT = new Fails(Outcome.Kind.REJECTED);
+    public static final Fails DROP = new Fails(Outcome.Kind.DROPPED);
 
     /** Runs the flow against the topology and asserts its expectation. */
-    void check(Topology topo, Addr a, int timeoutMillis) {
+    public void check(Topology topo, Addr a, int timeoutMillis) {
         var probe = topo.probe(from, timeoutMillis);
         String label = a.family() + " " + name + " (" + (udp ? "udp" : "tcp") + " " + from + " -> " + dst + ":" + port + ")";
         switch (expect) {
