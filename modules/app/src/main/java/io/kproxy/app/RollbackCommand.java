@@ -1,8 +1,10 @@
 package io.kproxy.app;
 
 import io.kproxy.app.admin.AdminRequest;
+import io.kproxy.history.HistoryException;
+import io.kproxy.history.Times;
 import java.io.PrintWriter;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -59,9 +61,9 @@ final class RollbackCommand implements Callable<Integer> {
             request = new AdminRequest.PinToOffset(to.offset, reason);
         } else {
             try {
-                request = new AdminRequest.PinToTime(TimeArg.parse(to.time, Instant.now()), reason);
-            } catch (TimeArg.Invalid e) {
-                err.println("kproxy rollback: --to " + e.getMessage());
+                request = new AdminRequest.PinToTime(Times.parse(to.time, Clock.systemUTC()), reason);
+            } catch (HistoryException e) {
+                err.println("kproxy rollback: --to: " + e.getMessage());
                 err.flush();
                 return AdminCommands.REFUSED;
             }
