@@ -3,6 +3,7 @@ package io.kproxy.journal.local;
 import io.kproxy.events.EventCodec;
 import io.kproxy.events.EventDecodeException;
 import io.kproxy.events.Envelope;
+import io.kproxy.journal.ReplayDecoder;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.EventLogException.Kind;
 import java.time.Instant;
@@ -12,8 +13,11 @@ import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
- * Range reads and time lookups over the current {@link View}. Sees only durable records. Thread-safe
- * (every call works on its own cursor); blocks on I/O.
+ * Range reads and time lookups over the current {@link View}. Sees only durable records. A read
+ * of {@link ReplayDecoder#PARALLEL_MIN} records or more checks frames on the caller and decodes
+ * them in batches on the shared replay decoders ({@link BatchRead}); a smaller one decodes on the
+ * caller. Both give the same records and the same errors. Thread-safe (every call works on its
+ * own cursor); blocks on I/O.
  */
 public final class JournalReader {
 
@@ -54,19 +58,33 @@ public final class JournalReader {
             return List.of();
         }
         Cursor c = new Cursor(v, from, hints);
-        List<Envelope> out = new ArrayList<>((int) Math.min(max, Math.min(v.nextOffset() - from, 1024)));
+        long wanted = Math.min(max, v.nextOffset() - Math.max(from, v.firstOffset()));
+        List<Envelope> out = new ArrayList<>((int) Math.min(wanted, 4096));
+        boolean complete = wanted < ReplayDecoder.PARALLEL_MIN
+                ? readOneByOne(c, max, partial, out)
+                : new BatchRead(c, max, partial, (int) wanted).into(out);
+        if (complete) {
+            c.remember();
+        }
+        return out;
+    }
+
+    /**
+     * A few records (a live tail's latest): decoded straight from the cursor's buffer on the
+     * caller. Returns false when it stopped early at damage (partial reads only).
+     */
+    private static boolean readOneByOne(Cursor c, int max, boolean partial, List<Envelope> out) {
         try {
             while (out.size() < max && c.next()) {
                 out.add(decode(c.segment(), c.offset(), c.array(), c.payloadOffset(), c.payloadLength()));
             }
+            return true;
         } catch (EventLogException e) {
             if (partial && !out.isEmpty()) {
-                return out;
+                return false;
             }
             throw e;
         }
-        c.remember();
-        return out;
     }
 
     /** Visits raw records from {@code from} up to (excluding) {@code to}, or until the visitor says stop. */
@@ -127,7 +145,7 @@ public final class JournalReader {
         }
     }
 
-    private static EventLogException undecodable(Segment segment, long offset, EventDecodeException e) {
+    static EventLogException undecodable(Segment segment, long offset, EventDecodeException e) {
         return new EventLogException(Kind.CORRUPT, "journal segment " + segment.name() + ": the record at offset " + offset
                 + " has a sound checksum but cannot be decoded (" + e.getMessage() + "); reading stops there", e);
     }
