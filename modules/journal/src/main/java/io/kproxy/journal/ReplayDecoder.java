@@ -63,11 +63,6 @@ public final class ReplayDecoder {
         return Pool.HELPERS + 1;
     }
 
-    /** Helper threads alive now (idle or busy); for tests and metrics. */
-    public static int liveHelpers() {
-        return Pool.EXECUTOR.getPoolSize();
-    }
-
     /** The shared pool, created on first use (class initialisation is lazy and thread-safe). */
     private static final class Pool {
         static final int HELPERS = Math.clamp(Runtime.getRuntime().availableProcessors() - 1, 0, MAX_HELPERS);
