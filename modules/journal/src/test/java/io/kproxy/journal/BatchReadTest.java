@@ -4,11 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.Fixtures.MutableClock;
 import io.kproxy.journal.local.RecordFrame;
+import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.EventLogException.Kind;
+import io.kproxy.model.Json;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -87,6 +91,28 @@ class BatchReadTest {
             assertThat(paged).as("seed %d: pages of %d", seed, page).isEqualTo(single);
             StepVerifier.create(j.tail(0).take(end)).expectNextSequence(single).verifyComplete();
         }
+    }
+
+    @Test
+    void recordsLargerThanTheArenaReadBackInTheirPlace() {
+        try (LocalJournal j = LocalJournal.open(options(tmp.resolve("large"), 8 << 20, 64 << 10))) {
+            List<EventLog.Draft> drafts = new ArrayList<>(Fixtures.drafts(0, 300));
+            drafts.set(100, new EventLog.Draft("test/big", big(100, 1_500_000)));
+            drafts.set(101, new EventLog.Draft("test/big", big(101, 3_000_000)));
+            drafts.set(250, new EventLog.Draft("test/big", big(250, 900_000)));
+            j.append(drafts).join();
+            List<Envelope> all = j.read(0, Integer.MAX_VALUE);
+            assertThat(all).isEqualTo(oneByOne(j, 0, 300));
+            assertThat(all).extracting(Envelope::event).containsExactlyElementsOf(drafts.stream().map(EventLog.Draft::event).toList());
+            assertThat(j.read(95, 200)).isEqualTo(all.subList(95, 295));
+        }
+    }
+
+    /** An EndpointSlice observation carrying an annotation of {@code bytes} characters. */
+    private static ClusterEvent big(long i, int bytes) {
+        EndpointSliceObserved o = (EndpointSliceObserved) Fixtures.event(i);
+        Json.Obj meta = o.object().object("metadata").with("annotations", Json.obj("note", Json.of("x".repeat(bytes))));
+        return new EndpointSliceObserved(o.slice(), o.resourceVersion(), o.object().with("metadata", meta));
     }
 
     @Test

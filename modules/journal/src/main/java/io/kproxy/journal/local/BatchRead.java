@@ -13,8 +13,9 @@ import java.util.List;
  * and copies each payload into an arena, because the cursor reuses its read buffer; whenever the
  * arena is full, and at the end, the pending records are decoded as one batch by
  * {@link ReplayDecoder}. Decoded envelopes hold no reference to the arena, so it is reused for the
- * next batch; a read keeps at most about {@link #ARENA_MAX} bytes of payload in memory besides
- * its result.
+ * next batch, and by the next read: the reader keeps one spare arena of {@link #ARENA} bytes, so
+ * that a replay of a million records does not allocate a megabyte per page. A record larger than
+ * the arena gets one of its own size.
  *
  * <p>The outcome is the one-by-one read's, error for error: the records before the first damage,
  * then that damage. Frame damage met while scanning is held until the records before it are
@@ -23,9 +24,11 @@ import java.util.List;
  */
 final class BatchRead {
 
-    /** Payload bytes decoded per batch (~1,800 journal records of 1.2 KB). */
-    static final int ARENA_MAX = 2 << 20;
-    private static final int ARENA_MIN = 64 << 10;
+    /**
+     * Payload bytes decoded per batch: ~900 journal records of 1.2 KB, enough that the caller's
+     * wait for the last chunk a helper took is a few per cent of the batch.
+     */
+    static final int ARENA = 1 << 20;
 
     private final Cursor cursor;
     private final int max;
@@ -33,19 +36,27 @@ final class BatchRead {
     private final List<RawRecord> pending = new ArrayList<>();
     /** The segment of each pending record, to name it when it does not decode. */
     private final List<Segment> segments = new ArrayList<>();
+    /** The arena of {@link #ARENA} bytes this read uses, and hands back when done. */
+    private final byte[] standard;
     private byte[] arena;
     private int used;
 
     /**
-     * @param expected how many records the read will likely return; sizes the first arena
-     * @param partial  as in {@link JournalReader#readUpToDamage}: stop before damage and return
-     *                 what came before it, when there is anything
+     * @param spare   an arena of {@link #ARENA} bytes a previous read handed back, or null
+     * @param partial as in {@link JournalReader#readUpToDamage}: stop before damage and return
+     *                what came before it, when there is anything
      */
-    BatchRead(Cursor cursor, int max, boolean partial, int expected) {
+    BatchRead(Cursor cursor, int max, boolean partial, byte[] spare) {
         this.cursor = cursor;
         this.max = max;
         this.partial = partial;
-        this.arena = new byte[Math.clamp(expected * 1024L, ARENA_MIN, ARENA_MAX)];
+        this.standard = spare != null && spare.length == ARENA ? spare : new byte[ARENA];
+        this.arena = standard;
+    }
+
+    /** The arena for the next read; its bytes are garbage once {@link #into} returned or threw. */
+    byte[] arena() {
+        return standard;
     }
 
     /**
@@ -83,14 +94,16 @@ final class BatchRead {
         return true;
     }
 
-    /** Decodes what is pending when the arena is full, or moves to a larger one; false when a partial read must stop. */
+    /** Decodes what is pending to empty the arena; false when a partial read must stop. */
     private boolean makeRoom(int len, List<Envelope> out) {
-        if (arena.length >= ARENA_MAX && !pending.isEmpty()) {
-            return decodePending(out);
+        if (!decodePending(out)) {
+            return false;
         }
-        // the pending records keep the old array; the new one starts empty
-        arena = new byte[Math.max(Math.min(arena.length * 2, ARENA_MAX), len)];
-        used = 0;
+        if (len > arena.length) {
+            arena = new byte[len]; // a record larger than the arena
+        } else if (len <= standard.length) {
+            arena = standard;
+        }
         return true;
     }
 

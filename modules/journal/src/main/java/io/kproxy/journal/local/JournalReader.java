@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -30,6 +31,8 @@ public final class JournalReader {
 
     private final Supplier<View> views;
     private final Hints hints = new Hints();
+    /** One arena kept between bulk reads (see {@link BatchRead}); a concurrent read makes its own. */
+    private final AtomicReference<byte[]> spareArena = new AtomicReference<>();
 
     public JournalReader(Supplier<View> views) {
         this.views = views;
@@ -60,9 +63,17 @@ public final class JournalReader {
         Cursor c = new Cursor(v, from, hints);
         long wanted = Math.min(max, v.nextOffset() - Math.max(from, v.firstOffset()));
         List<Envelope> out = new ArrayList<>((int) Math.min(wanted, 4096));
-        boolean complete = wanted < ReplayDecoder.PARALLEL_MIN
-                ? readOneByOne(c, max, partial, out)
-                : new BatchRead(c, max, partial, (int) wanted).into(out);
+        boolean complete;
+        if (wanted < ReplayDecoder.PARALLEL_MIN) {
+            complete = readOneByOne(c, max, partial, out);
+        } else {
+            BatchRead batch = new BatchRead(c, max, partial, spareArena.getAndSet(null));
+            try {
+                complete = batch.into(out);
+            } finally {
+                spareArena.set(batch.arena());
+            }
+        }
         if (complete) {
             c.remember();
         }
