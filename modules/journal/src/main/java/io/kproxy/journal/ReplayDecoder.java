@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  * {@code kproxy-replay-decoder-<n>}, created on first need and ended after 30 s idle. It queues
  * nothing: a helper task that finds no idle or creatable thread is refused and the caller decodes
  * that share itself, so concurrent readers never wait behind each other's tasks. The cap of three
- * helpers is ours: a proxy shares its node with workloads, and past four decoding threads the
- * single-threaded fold that consumes a replay is the limit anyway. On one processor no thread is
- * ever created.
+ * helpers is ours: a proxy shares its node with workloads, and the fold that consumes a replay
+ * runs on one thread, so decoding far faster than it folds gains nothing. On one processor no
+ * thread is ever created.
  *
  * <p>Batches of fewer than {@link #PARALLEL_MIN} records are decoded on the caller alone (a hand-off
  * to another thread costs more than it saves for a live tail's few new records).
