@@ -15,6 +15,7 @@ import io.kproxy.journal.spi.EventLogException.Kind;
 import io.kproxy.model.Json;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -136,6 +137,27 @@ class BatchReadTest {
             // a live tail delivers every record before it, then fails with the same error
             StepVerifier.create(ro.tail(0)).expectNextCount(bad)
                     .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(EventLogException.class).hasMessage(alone)).verify(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void anUndecodableRecordInAnEarlierArenaOfALongReadStopsIt() throws Exception {
+        Path dir = tmp.resolve("long");
+        try (LocalJournal j = LocalJournal.open(options(dir, 1 << 20, 64 << 10))) {
+            for (int i = 0; i < 16; i++) {
+                j.append(Fixtures.drafts(i * 1_000L, 1_000)).join();
+            }
+        }
+        assertThat(Files.size(JournalFiles.segments(dir).getFirst())).as("a read spans several arenas").isGreaterThan(700_000);
+        long bad = overwriteWithGarbage(dir, 1, 100);
+        try (LocalJournal ro = LocalJournal.openReadOnly(dir)) {
+            String alone = catchThrowableOfType(EventLogException.class, () -> ro.read(bad, 1)).getMessage();
+            assertThatThrownBy(() -> ro.read(0, Integer.MAX_VALUE)).isInstanceOf(EventLogException.class).hasMessage(alone);
+            // the live tail's read: everything before the damage, then (from there) the error
+            List<Envelope> before = ro.reader().readUpToDamage(0, Integer.MAX_VALUE);
+            assertThat(before).hasSize((int) bad).isEqualTo(ro.read(0, (int) bad));
+            assertThatThrownBy(() -> ro.reader().readUpToDamage(bad, Integer.MAX_VALUE)).hasMessage(alone);
+            assertThat(ro.read(bad + 1, Integer.MAX_VALUE)).hasSize((int) (ro.nextOffset() - bad - 1));
         }
     }
 

@@ -68,19 +68,23 @@ final class BatchRead {
      */
     boolean into(List<Envelope> out) {
         EventLogException stoppedBy = null;
-        try {
-            while (out.size() + pending.size() < max && cursor.next()) {
-                int len = cursor.payloadLength();
-                if (len > arena.length - used && !makeRoom(len, out)) {
-                    return false;
+        while (out.size() + pending.size() < max) {
+            try {
+                if (!cursor.next()) {
+                    break;
                 }
-                System.arraycopy(cursor.array(), cursor.payloadOffset(), arena, used, len);
-                pending.add(new RawRecord(cursor.offset(), arena, used, len));
-                segments.add(cursor.segment());
-                used += len;
+            } catch (EventLogException e) {
+                stoppedBy = e; // frame damage or I/O: after the records already taken, which go first
+                break;
             }
-        } catch (EventLogException e) {
-            stoppedBy = e; // frame damage or I/O: after the records already taken, which go first
+            int len = cursor.payloadLength();
+            if (len > arena.length - used && !makeRoom(len, out)) {
+                return false;
+            }
+            System.arraycopy(cursor.array(), cursor.payloadOffset(), arena, used, len);
+            pending.add(new RawRecord(cursor.offset(), arena, used, len));
+            segments.add(cursor.segment());
+            used += len;
         }
         if (!decodePending(out)) {
             return false;
