@@ -149,6 +149,14 @@ public final class LocalJournal implements EventLog {
      * {@inheritDoc} Records before {@link #firstOffset()} were removed by retention: a read from
      * before it starts at it (the returned offsets show the jump).
      *
+     * <p>The bulk read path, for replays and every other reader of many records: frames are
+     * checked on the calling thread and the records decoded in batches by {@link ReplayDecoder}
+     * (the caller plus the shared decoder threads); fewer than {@link ReplayDecoder#PARALLEL_MIN}
+     * records are decoded on the caller alone. Blocks until all are decoded. The result is the
+     * same as reading the records one at a time, records and errors alike; the returned list is
+     * the caller's (mutable). Read pages of a few thousand records: a page's envelopes are all
+     * held in memory.
+     *
      * @throws EventLogException {@link Kind#CORRUPT} when a record in the range is damaged
      */
     @Override
@@ -170,7 +178,11 @@ public final class LocalJournal implements EventLog {
         }
     }
 
-    /** {@inheritDoc} Damage ends the tail with a {@link Kind#CORRUPT} error after every record before it. */
+    /**
+     * {@inheritDoc} Damage ends the tail with a {@link Kind#CORRUPT} error after every record before
+     * it. Catching up on history reads through the bulk path of {@link #read} (pages of up to 512
+     * records, as many as the subscriber requested), on the requesting thread.
+     */
     @Override
     public Flux<Envelope> tail(long fromOffset) {
         return notifier.tail(fromOffset);

@@ -1,7 +1,9 @@
 package io.kproxy.journal;
 
+import io.kproxy.events.BatchDecodeException;
 import io.kproxy.events.EventCodec;
 import io.kproxy.events.Envelope;
+import io.kproxy.events.RawRecord;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.Snapshot;
@@ -60,13 +62,25 @@ public final class MemoryEventLog implements EventLog {
         return CompletableFuture.completedFuture(List.copyOf(offsets));
     }
 
+    /**
+     * {@inheritDoc} Decodes outside the lock (a stored record never changes), in batches on the
+     * {@link ReplayDecoder}'s helpers when there are many.
+     *
+     * @throws io.kproxy.events.EventDecodeException never for records this log encoded itself
+     */
     @Override
-    public synchronized List<Envelope> read(long fromOffset, int max) {
-        List<Envelope> out = new ArrayList<>();
-        for (long o = Math.max(0, fromOffset); o < records.size() && out.size() < max; o++) {
-            out.add(EventCodec.decode(o, records.get((int) o)));
+    public List<Envelope> read(long fromOffset, int max) {
+        List<RawRecord> raw = new ArrayList<>();
+        synchronized (this) {
+            for (long o = Math.max(0, fromOffset); o < records.size() && raw.size() < max; o++) {
+                raw.add(new RawRecord(o, records.get((int) o)));
+            }
         }
-        return out;
+        try {
+            return new ArrayList<>(ReplayDecoder.decode(raw)); // a mutable list, as before
+        } catch (BatchDecodeException e) {
+            throw e.getCause();
+        }
     }
 
     @Override

@@ -3,17 +3,22 @@ package io.kproxy.journal.local;
 import io.kproxy.events.EventCodec;
 import io.kproxy.events.EventDecodeException;
 import io.kproxy.events.Envelope;
+import io.kproxy.journal.ReplayDecoder;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.EventLogException.Kind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * Range reads and time lookups over the current {@link View}. Sees only durable records. Thread-safe
- * (every call works on its own cursor); blocks on I/O.
+ * Range reads and time lookups over the current {@link View}. Sees only durable records. A read
+ * of {@link ReplayDecoder#PARALLEL_MIN} records or more checks frames on the caller and decodes
+ * them in batches on the shared replay decoders ({@link BatchRead}); a smaller one decodes on the
+ * caller. Both give the same records and the same errors. Thread-safe (every call works on its
+ * own cursor); blocks on I/O.
  */
 public final class JournalReader {
 
@@ -26,6 +31,8 @@ public final class JournalReader {
 
     private final Supplier<View> views;
     private final Hints hints = new Hints();
+    /** One arena kept between bulk reads (see {@link BatchRead}); a concurrent read makes its own. */
+    private final AtomicReference<byte[]> spareArena = new AtomicReference<>();
 
     public JournalReader(Supplier<View> views) {
         this.views = views;
@@ -54,19 +61,41 @@ public final class JournalReader {
             return List.of();
         }
         Cursor c = new Cursor(v, from, hints);
-        List<Envelope> out = new ArrayList<>((int) Math.min(max, Math.min(v.nextOffset() - from, 1024)));
+        long wanted = Math.min(max, v.nextOffset() - Math.max(from, v.firstOffset()));
+        List<Envelope> out = new ArrayList<>((int) Math.min(wanted, 4096));
+        boolean complete;
+        if (wanted < ReplayDecoder.PARALLEL_MIN) {
+            complete = readOneByOne(c, max, partial, out);
+        } else {
+            BatchRead batch = new BatchRead(c, max, partial, spareArena.getAndSet(null));
+            try {
+                complete = batch.into(out);
+            } finally {
+                spareArena.set(batch.arena());
+            }
+        }
+        if (complete) {
+            c.remember();
+        }
+        return out;
+    }
+
+    /**
+     * A few records (a live tail's latest): decoded straight from the cursor's buffer on the
+     * caller. Returns false when it stopped early at damage (partial reads only).
+     */
+    private static boolean readOneByOne(Cursor c, int max, boolean partial, List<Envelope> out) {
         try {
             while (out.size() < max && c.next()) {
                 out.add(decode(c.segment(), c.offset(), c.array(), c.payloadOffset(), c.payloadLength()));
             }
+            return true;
         } catch (EventLogException e) {
             if (partial && !out.isEmpty()) {
-                return out;
+                return false;
             }
             throw e;
         }
-        c.remember();
-        return out;
     }
 
     /** Visits raw records from {@code from} up to (excluding) {@code to}, or until the visitor says stop. */
@@ -127,7 +156,7 @@ public final class JournalReader {
         }
     }
 
-    private static EventLogException undecodable(Segment segment, long offset, EventDecodeException e) {
+    static EventLogException undecodable(Segment segment, long offset, EventDecodeException e) {
         return new EventLogException(Kind.CORRUPT, "journal segment " + segment.name() + ": the record at offset " + offset
                 + " has a sound checksum but cannot be decoded (" + e.getMessage() + "); reading stops there", e);
     }
