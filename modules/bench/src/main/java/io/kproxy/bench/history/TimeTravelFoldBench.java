@@ -1,5 +1,6 @@
 package io.kproxy.bench.history;
 
+import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.history.History;
 import io.kproxy.history.Point;
@@ -62,7 +63,7 @@ public final class TimeTravelFoldBench {
         Path parent = Path.of(o.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         ChurnJournal.Built j = ChurnJournal.cached(parent, p);
         if (o.containsKey("single")) {
-            Sample s = query(j.dir(), Instant.parse(o.get("single")), j.snapshots(), true);
+            Sample s = query(j.dir(), Instant.parse(o.get("single")), j.snapshots(), true, Boolean.parseBoolean(o.get("engine-loader")));
             System.out.printf("SINGLE %.1f %.1f %.1f %.1f %d%n", s.open(), s.at(), s.state(), s.render(), s.folded());
             return;
         }
@@ -74,35 +75,49 @@ public final class TimeTravelFoldBench {
         int samples = intOpt(o, "samples", 20);
         int renders = intOpt(o, "renders", 5);
         for (int i = 0; i < warmup; i++) {
-            query(j.dir(), times.random(rnd), j.snapshots(), i == 0);
-            query(j.dir(), times.beforeSnapshot(rnd), j.snapshots(), false);
+            query(j.dir(), times.random(rnd), j.snapshots(), i == 0, false);
+            Instant t = times.beforeSnapshot(rnd);
+            query(j.dir(), t, j.snapshots(), false, false);
+            query(j.dir(), t, j.snapshots(), false, true);
         }
         List<Sample> random = new ArrayList<>();
         List<Sample> worst = new ArrayList<>();
+        List<Sample> worstEngine = new ArrayList<>();
         for (int i = 0; i < samples; i++) {
-            random.add(query(j.dir(), times.random(rnd), j.snapshots(), i < renders));
-            worst.add(query(j.dir(), times.beforeSnapshot(rnd), j.snapshots(), i < renders));
+            random.add(query(j.dir(), times.random(rnd), j.snapshots(), i < renders, false));
+            Instant t = times.beforeSnapshot(rnd);
+            worst.add(query(j.dir(), t, j.snapshots(), i < renders, false));
+            worstEngine.add(query(j.dir(), t, j.snapshots(), false, true));
         }
         report("random time", random);
         report("worst case: just before the next snapshot", worst);
+        report("same points, state by engine.StateLoader (a fold step per record: History before applyAll)", worstEngine);
         int cold = intOpt(o, "cold", 3);
         if (cold > 0) {
             List<Sample> fresh = new ArrayList<>();
+            List<Sample> freshEngine = new ArrayList<>();
             for (int i = 0; i < cold; i++) {
-                fresh.add(coldQuery(args, times.beforeSnapshot(rnd)));
+                Instant t = times.beforeSnapshot(rnd);
+                fresh.add(coldQuery(args, t, false));
+                freshEngine.add(coldQuery(args, t, true));
             }
             report("worst case, each in a fresh JVM (CLI flags, JIT cold)", fresh);
+            report("same, state by engine.StateLoader", freshEngine);
         }
     }
 
-    /** One query on a fresh History: open, resolve the time, rebuild the state, and (when asked) render it. */
-    static Sample query(Path dir, Instant time, List<Long> snapshots, boolean render) {
+    /**
+     * One query on a fresh History: open, resolve the time, rebuild the state, and (when asked)
+     * render it. With {@code engineLoader} the state is rebuilt by {@code engine.StateLoader}
+     * instead (what History did before it folded in batches), for an A/B under the same load.
+     */
+    static Sample query(Path dir, Instant time, List<Long> snapshots, boolean render, boolean engineLoader) {
         long t0 = System.nanoTime();
-        try (History h = History.open(dir)) {
+        try (History h = History.open(dir); LocalJournal other = engineLoader ? LocalJournal.openReadOnly(dir) : null) {
             long t1 = System.nanoTime();
             Point point = h.at(time);
             long t2 = System.nanoTime();
-            FoldedState state = h.state(point.offset());
+            FoldedState state = engineLoader ? StateLoader.at(other, point.offset()).state() : h.state(point.offset());
             long t3 = System.nanoTime();
             double renderMs = Double.NaN;
             if (render) {
@@ -120,7 +135,7 @@ public final class TimeTravelFoldBench {
         }
     }
 
-    private static Sample coldQuery(String[] args, Instant time) {
+    private static Sample coldQuery(String[] args, Instant time, boolean engineLoader) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(CLI_JVM_FLAGS);
@@ -131,6 +146,8 @@ public final class TimeTravelFoldBench {
         Collections.addAll(cmd, args);
         cmd.add("--single");
         cmd.add(time.toString());
+        cmd.add("--engine-loader");
+        cmd.add(Boolean.toString(engineLoader));
         try {
             Process proc = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String line;

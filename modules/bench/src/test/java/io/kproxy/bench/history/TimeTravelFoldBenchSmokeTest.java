@@ -72,9 +72,11 @@ class TimeTravelFoldBenchSmokeTest {
         TimeTravelFoldBench.Times times = TimeTravelFoldBench.Times.of(built);
         SplittableRandom rnd = new SplittableRandom(1);
         for (int i = 0; i < 5; i++) {
-            TimeTravelFoldBench.Sample worst = TimeTravelFoldBench.query(built.dir(), times.beforeSnapshot(rnd), built.snapshots(), i == 0);
+            Instant before = times.beforeSnapshot(rnd);
+            TimeTravelFoldBench.Sample worst = TimeTravelFoldBench.query(built.dir(), before, built.snapshots(), i == 0, false);
             assertThat(worst.folded()).isBetween(400L, 499L);
-            TimeTravelFoldBench.Sample random = TimeTravelFoldBench.query(built.dir(), times.random(rnd), built.snapshots(), false);
+            assertThat(TimeTravelFoldBench.query(built.dir(), before, built.snapshots(), false, true).folded()).isEqualTo(worst.folded());
+            TimeTravelFoldBench.Sample random = TimeTravelFoldBench.query(built.dir(), times.random(rnd), built.snapshots(), false, false);
             assertThat(random.folded()).isBetween(0L, 499L);
             assertThat(random.render()).isNaN();
             if (i == 0) {
