@@ -8,32 +8,31 @@ import io.kproxy.state.SnapshotDecodeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds the folded state at an offset for time travel, the way {@code engine.StateLoader}
  * does (the newest decodable snapshot at or before it, then the records after it; folding from a
- * snapshot plus the suffix equals folding from the start), but faster for one question:
- * <ul>
- *   <li>records are folded in batches with {@link FoldedState#applyAll}, which projects the
- *       touched Services once per batch instead of once per record and computes no delta (the
- *       projection and delta were about half of a fold step, docs/benchmarks.md "Time travel
- *       with the fold");</li>
- *   <li>the snapshot is decoded (and projected) on a helper thread while the caller reads and
- *       decodes the records after it, up to {@link #READ_AHEAD} of them (bounded memory).</li>
- * </ul>
- * Stateless; blocks on the log's I/O; starts one short-lived daemon thread per snapshot decoded.
- * Throws what the log throws ({@code EventLogException}); a snapshot that cannot be decoded is
- * skipped for an older one with a warning, as the engine does.
+ * snapshot plus the suffix equals folding from the start), but with the records folded in
+ * batches of up to {@link #BATCH} by {@link FoldedState#applyAll}, which projects each touched
+ * Service once per batch instead of once per record and computes no delta: a time-travel question
+ * wants one state, not the engine's step-by-step deltas (docs/benchmarks.md, "Time travel with the
+ * fold": it shortens the fold by about a third; decoding the snapshot on a second thread was
+ * tried and gained nothing on two shared cores).
+ *
+ * <p>Stateless; blocks on the log's I/O. Throws what the log throws ({@code EventLogException}); a
+ * snapshot that cannot be decoded is skipped for an older one with a warning, as the engine does.
  */
 final class Rebuild {
 
     static final int PAGE = 1024;
-    /** Records read ahead while the snapshot decodes: about 12 MB of decoded records at most. */
-    static final int READ_AHEAD = 16 * PAGE;
+    /**
+     * Records folded in one {@link FoldedState#applyAll}: more than the default snapshot interval,
+     * so that the state at any point is one batch after its snapshot (each touched Service
+     * projected once); about 25 MB of decoded records held at most.
+     */
+    static final int BATCH = 16 * PAGE;
 
     private static final Logger LOG = LoggerFactory.getLogger(Rebuild.class);
 
@@ -49,26 +48,15 @@ final class Rebuild {
             if (snap.isEmpty()) {
                 break;
             }
-            CompletableFuture<FoldedState> decoded = decodeAside(snap.get());
-            List<List<Envelope>> ahead = new ArrayList<>();
-            long next = readAhead(log, snap.get().offset() + 1, end, ahead);
             FoldedState base;
             try {
-                base = decoded.join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof SnapshotDecodeException bad) {
-                    LOG.warn("decision=skip-snapshot offset={} reason=\"{}\"", snap.get().offset(), bad.getMessage());
-                    probe = snap.get().offset() - 1;
-                    continue;
-                }
-                throw e.getCause() instanceof RuntimeException r ? r : e;
+                base = FoldedState.fromSnapshot(snap.get().data());
+            } catch (SnapshotDecodeException bad) {
+                LOG.warn("decision=skip-snapshot offset={} reason=\"{}\"", snap.get().offset(), bad.getMessage());
+                probe = snap.get().offset() - 1;
+                continue;
             }
-            FoldedState s = base;
-            for (List<Envelope> page : ahead) {
-                s = s.applyAll(page);
-                progress.replayed(s.offset() - base.offset(), end - base.offset());
-            }
-            return forwardFrom(log, s, next, end, base.offset(), progress);
+            return forwardFrom(log, base, base.offset() + 1, end, base.offset(), progress);
         }
         long from = 0;
         if (log.firstOffset() > 0) {
@@ -88,43 +76,30 @@ final class Rebuild {
         FoldedState s = state;
         long at = next;
         while (at <= end) {
-            List<Envelope> page = log.read(at, (int) Math.min(PAGE, end - at + 1));
-            if (page.isEmpty()) {
+            List<Envelope> batch = new ArrayList<>();
+            long after = readBatch(log, at, end, batch);
+            if (batch.isEmpty()) {
                 break;
             }
-            s = s.applyAll(page);
-            at = page.getLast().offset() + 1;
-            progress.replayed(at - 1 - base, end - base);
+            s = s.applyAll(batch);
+            at = after;
+            progress.replayed(s.offset() - base, end - base);
         }
         LOG.debug("decision=state-rebuilt offset={} from={} records_folded={}", s.offset(), base, s.offset() - base);
         return s;
     }
 
-    /** Reads pages from {@code from} up to {@code end} into {@code pages}, at most {@link #READ_AHEAD} records; returns the next offset. */
-    private static long readAhead(EventLog log, long from, long end, List<List<Envelope>> pages) {
+    /** Reads records from {@code from} up to {@code end} into {@code batch}, at most {@link #BATCH}; returns the next offset. */
+    private static long readBatch(EventLog log, long from, long end, List<Envelope> batch) {
         long at = from;
-        int held = 0;
-        while (at <= end && held < READ_AHEAD) {
+        while (at <= end && batch.size() < BATCH) {
             List<Envelope> page = log.read(at, (int) Math.min(PAGE, end - at + 1));
             if (page.isEmpty()) {
                 break;
             }
-            pages.add(page);
-            held += page.size();
+            batch.addAll(page);
             at = page.getLast().offset() + 1;
         }
         return at;
-    }
-
-    private static CompletableFuture<FoldedState> decodeAside(Snapshot snap) {
-        CompletableFuture<FoldedState> f = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("kproxy-history-snapshot-" + snap.offset()).start(() -> {
-            try {
-                f.complete(FoldedState.fromSnapshot(snap.data()));
-            } catch (Throwable t) { // handed to the caller, who rethrows it
-                f.completeExceptionally(t);
-            }
-        });
-        return f;
     }
 }
