@@ -2,9 +2,11 @@ package io.kproxy.bench.history;
 
 import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
+import io.kproxy.events.EventType;
 import io.kproxy.history.History;
 import io.kproxy.history.Point;
 import io.kproxy.history.Rendering;
+import io.kproxy.journal.JournalInspector;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.state.FoldedState;
 import java.io.BufferedReader;
@@ -207,9 +209,10 @@ public final class TimeTravelFoldBench {
         try (LocalJournal l = LocalJournal.openReadOnly(j.dir())) {
             Instant first = l.read(0, 1).getFirst().recordedAt();
             Instant last = l.read(l.nextOffset() - 1, 1).getFirst().recordedAt();
+            Map<EventType, Long> types = JournalInspector.of(l).countByType(first, last.plusMillis(1));
             return l.nextOffset() + " records over " + Duration.between(first, last).toMinutes() + " min, " + j.snapshots().size()
                     + " snapshots (" + j.snapshots().getFirst() + ", " + (j.snapshots().size() > 1 ? j.snapshots().get(1) + ", ..." : "")
-                    + ")";
+                    + "); " + types;
         }
     }
 
