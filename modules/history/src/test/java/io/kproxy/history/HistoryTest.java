@@ -131,6 +131,7 @@ class HistoryTest {
                 long offset = r.nextLong(last + 1);
                 FoldedState want = StateLoader.at(j, offset).state();
                 assertThat(h.state(offset)).as("seed %d, offset %d", seed, offset).isEqualTo(want);
+                assertThat(h.state(offset).node()).as("seed %d, offset %d: node", seed, offset).isEqualTo(want.node());
             }
         }
     }

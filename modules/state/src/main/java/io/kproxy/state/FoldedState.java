@@ -1,7 +1,11 @@
 package io.kproxy.state;
 
 import io.kproxy.events.Envelope;
+import io.kproxy.model.ServiceRef;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The fold of the event log up to {@link #offset()}: what the cluster looks like
@@ -55,6 +59,39 @@ public final class FoldedState {
         }
         NodeState next = Projector.update(node, cluster, r.cluster(), r.touched(), r.everything());
         return new FoldStep(new FoldedState(r.cluster(), next, record.offset()), StateDelta.between(node, next), r.rejections());
+    }
+
+    /**
+     * Folds {@code records} and projects once at the end: equal to applying them one by one (same
+     * cluster, offset and node state), without the per-record projection and {@link StateDelta}
+     * that only the engine needs. Time travel rebuilds a state from a snapshot this way: the
+     * projection is most of a fold step, and records touching one Service are projected once.
+     * Rejections are not reported (apply one by one to see them). An empty list returns this state.
+     *
+     * @throws IllegalArgumentException when the records are not in log order after {@link #offset()}
+     */
+    public FoldedState applyAll(List<Envelope> records) {
+        ClusterState c = cluster;
+        long last = offset;
+        Set<ServiceRef> touched = new HashSet<>();
+        boolean everything = false;
+        for (Envelope record : records) {
+            if (record.offset() <= last) {
+                throw new IllegalArgumentException("record offset " + record.offset() + " is not after the folded offset " + last);
+            }
+            Folder.Result r = Folder.fold(c, record);
+            c = r.cluster();
+            touched.addAll(r.touched());
+            everything |= r.everything();
+            last = record.offset();
+        }
+        if (last == offset) {
+            return this;
+        }
+        if (c == cluster || c.samePartsAs(cluster)) {
+            return new FoldedState(c, node, last);
+        }
+        return new FoldedState(c, Projector.update(node, cluster, c, touched, everything), last);
     }
 
     public ClusterState cluster() {
