@@ -44,7 +44,7 @@ import java.util.TreeMap;
  */
 public final class TimeTravelFoldBench {
 
-    private static final List<String> CLI_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30",
+    private static final List<String> CLI_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-XX:-ShrinkHeapInSteps",
             "-XX:+UseStringDeduplication", "-XX:MetaspaceSize=64m", "-XX:ReservedCodeCacheSize=48m", "-Xss512k");
 
     /** One query's phases, in milliseconds, and how many records it folded after the snapshot. */
