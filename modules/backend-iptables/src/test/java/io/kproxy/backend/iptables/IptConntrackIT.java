@@ -1,100 +1,38 @@
 package io.kproxy.backend.iptables;
 
-import static io.kproxy.backend.iptables.States.ep;
-import static io.kproxy.backend.iptables.States.port;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.kproxy.backend.Backend;
-import io.kproxy.backend.ConntrackFilter;
 import io.kproxy.backend.KernelException;
-import io.kproxy.backend.Plan;
-import io.kproxy.backend.SyncOptions;
-import io.kproxy.backend.Transaction;
-import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.testkit.BackendNode;
+import io.kproxy.backend.testkit.ConntrackScenario;
 import io.kproxy.model.IpFamily;
-import io.kproxy.model.Protocol;
-import io.kproxy.state.NodeState;
-import io.kproxy.state.ServicePortState;
-import io.kproxy.state.StateDelta;
-import io.kproxy.testkit.KernelTests;
-import io.kproxy.testkit.netns.Addr;
-import io.kproxy.testkit.netns.Probe;
-import io.kproxy.testkit.netns.Topology;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Reference row 37: a UDP client keeps its conntrack entry, so after its endpoint is replaced it
- * keeps reaching the old one (still running) until the sync's conntrack cleanup deletes the
+ * Reference row 37 in the iptables mode ({@link ConntrackScenario}): a UDP client keeps its
+ * conntrack entry after its endpoint is replaced until the sync's conntrack cleanup deletes the
  * stale flow; then it reaches the new endpoint.
  */
 class IptConntrackIT {
 
-    static Topology topo;
-    static Backend backend;
+    static BackendNode node;
 
     @BeforeAll
     static void setUp() {
-        KernelTests.require("ip", "conntrack", "iptables-nft-restore", "ip6tables-nft-restore");
-        topo = Topology.create();
-        backend = BackendProvider.forMode("iptables").orElseThrow().create(Optional.of(topo.ns("node").name()));
+        node = BackendNode.open("iptables", "ip", "conntrack", "iptables-nft-restore", "ip6tables-nft-restore");
     }
 
     @AfterAll
     static void tearDown() {
-        if (backend != null) {
-            backend.close();
+        if (node != null) {
+            node.close();
         }
-        if (topo != null) {
-            topo.close();
-        }
-    }
-
-    static ServicePortState dns(Addr a, String endpoint) {
-        States.PortSpec p = port("ns1", "dns", "udp", a.cip(21), 53);
-        p.protocol = Protocol.UDP;
-        p.endpoints.add(ep(endpoint, 5353, true));
-        return p.build();
     }
 
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void udpFlowFollowsTheNewEndpointOnlyAfterConntrackCleanup(IpFamily family) throws KernelException {
-        Addr a = new Addr(family);
-        NodeState before = States.state(List.of(dns(a, a.pod(1))));
-        Plan plan = backend.render(before);
-        Transaction tx = backend.diff(Optional.empty(), plan, SyncOptions.at(Instant.now()));
-        backend.apply(tx);
-        Probe client = topo.probe("pod3", 1000);
-        int sourcePort = family == IpFamily.IPV4 ? 40004 : 40006;
-        // The first datagram may wait for neighbour discovery on a loaded machine: retry it, bounded.
-        String firstServer = "";
-        for (int i = 0; i < 3 && firstServer.isEmpty(); i++) {
-            firstServer = client.udp(a.pod(3), sourcePort, a.cip(21), 53).server();
-        }
-        assertThat(firstServer).isEqualTo("pod1");
-
-        ServicePortState moved = dns(a, a.pod(2));
-        NodeState after = States.state(List.of(moved));
-        StateDelta delta = new StateDelta(Set.of(moved.name()), Set.of(moved.name()), false, false);
-        Plan next = backend.renderIncremental(plan, after, delta);
-        Transaction partial = backend.diff(Optional.of(tx.result()), next, SyncOptions.at(Instant.now()));
-        assertThat(partial.isFull()).isFalse();
-        backend.apply(partial);
-
-        // The established UDP flow still goes to the deleted endpoint.
-        for (int i = 0; i < 3; i++) {
-            assertThat(client.udp(a.pod(3), sourcePort, a.cip(21), 53).server()).as("stale flow, try %d", i).isEqualTo("pod1");
-        }
-        List<ConntrackFilter> filters = backend.conntrackFilters(delta, after);
-        assertThat(filters).singleElement().satisfies(f -> assertThat(f.keepReplySources()).containsExactly(States.ip(a.pod(2))));
-        assertThat(backend.cleanConntrack(filters)).isGreaterThanOrEqualTo(1);
-        assertThat(client.udp(a.pod(3), sourcePort, a.cip(21), 53).server()).isEqualTo("pod2");
+        ConntrackScenario.udpFlowFollowsTheNewEndpointOnlyAfterConntrackCleanup(node, IptStates.node(), family);
     }
 }

@@ -8,6 +8,10 @@ import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.testkit.IncrementalProperty;
+import io.kproxy.backend.testkit.RandomStates;
+import io.kproxy.backend.testkit.States;
+import io.kproxy.backend.testkit.UpstreamScenarios;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.NodeState;
 import io.kproxy.testkit.Golden;
@@ -69,7 +73,7 @@ class IptKernelIT {
         try (NetNs ns = NetNs.create("iptseq"); IptablesBackend backend = backend(ns, v)) {
             RandomStates gen = new RandomStates(4242);
             TreeMap<String, States.PortSpec> specs = gen.initial(30);
-            NodeState state = RandomStates.state(specs);
+            NodeState state = RandomStates.state(specs, IptStates.node());
             Plan plan = backend.render(state);
             Instant now = Instant.parse("2026-01-01T00:00:00Z");
             Transaction tx = backend.diff(Optional.empty(), plan, SyncOptions.at(now));
@@ -79,8 +83,8 @@ class IptKernelIT {
             Random random = new Random(4242);
             for (int step = 0; step < 20; step++) {
                 gen.mutate(specs, 200 + step * 3);
-                NodeState next = RandomStates.state(specs);
-                plan = backend.renderIncremental(plan, next, IncrementalPropertyTest.delta(state, next, random));
+                NodeState next = RandomStates.state(specs, IptStates.node());
+                plan = backend.renderIncremental(plan, next, IncrementalProperty.delta(state, next, random));
                 tx = backend.diff(Optional.of(applied), plan, new SyncOptions(now, random.nextInt(8) == 0));
                 backend.apply(tx);
                 applied = tx.result();
@@ -101,7 +105,7 @@ class IptKernelIT {
         try (NetNs ns = NetNs.create("iptsweep"); IptablesBackend backend = backend(ns, v)) {
             ns.execWithInput("*nat\n:KUBE-SVC-STALESTALESTALE1 - [0:0]\n:KUBE-SEP-STALESTALESTALE1 - [0:0]\n"
                     + "-A KUBE-SVC-STALESTALESTALE1 -j KUBE-SEP-STALESTALESTALE1\n:OTHER - [0:0]\nCOMMIT\n", v.tool(Fam.V4, "restore"), "--noflush");
-            NodeState s = States.state(UpstreamScenarios.overall());
+            NodeState s = IptStates.state(UpstreamScenarios.overall());
             for (int i = 0; i < 2; i++) {
                 backend.apply(backend.diff(Optional.empty(), backend.render(s), SyncOptions.at(Instant.now())));
             }
@@ -120,7 +124,7 @@ class IptKernelIT {
         try (NetNs ns = NetNs.create("iptbad")) {
             CommandApplier a = new CommandApplier(new Proc(Optional.of(ns.name()), Duration.ofSeconds(30)), Variant.NFT, java.util.Set.of(IpFamily.IPV4));
             String bad = "# IPv4\n*nat\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -j KUBE-NO-SUCH-CHAIN\nCOMMIT\n";
-            IptPlan plan = new PlanRenderer(Features.DEFAULT).render(States.state(List.of()));
+            IptPlan plan = new PlanRenderer(Features.DEFAULT).render(IptStates.state(List.of()));
             Transaction tx = new Transaction("iptables", io.kproxy.events.SyncKind.PARTIAL, 2, bad, plan);
             assertThatThrownBy(() -> a.apply(tx, plan)).isInstanceOfSatisfying(KernelException.class, e -> {
                 assertThat(e.retryable()).isFalse();
@@ -135,7 +139,7 @@ class IptKernelIT {
     void cleanupRemovesOursAndNothingElseAndTheCanaryNoticesAReload(Variant v) throws KernelException {
         try (NetNs ns = NetNs.create("iptclean"); IptablesBackend backend = backend(ns, v)) {
             assertThat(backend.rulesIntact()).as("no canary before the first sync").isFalse();
-            backend.apply(backend.diff(Optional.empty(), backend.render(States.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
+            backend.apply(backend.diff(Optional.empty(), backend.render(IptStates.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
             assertThat(backend.rulesIntact()).isTrue();
             ns.execWithInput("*filter\n:SOMEONE - [0:0]\n-A FORWARD -j SOMEONE\n-A SOMEONE -j ACCEPT\nCOMMIT\n", v.tool(Fam.V4, "restore"), "--noflush");
             backend.cleanup();
@@ -148,10 +152,10 @@ class IptKernelIT {
             assertThat(save(ns, v, Fam.V4)).contains("-A FORWARD -j SOMEONE", "-A SOMEONE -j ACCEPT");
 
             // A firewall reload (a flushing restore of every table) deletes the canaries too.
-            backend.apply(backend.diff(Optional.empty(), backend.render(States.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
+            backend.apply(backend.diff(Optional.empty(), backend.render(IptStates.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
             ns.execWithInput("*filter\nCOMMIT\n*nat\nCOMMIT\n*mangle\nCOMMIT\n", v.tool(Fam.V4, "restore"));
             assertThat(backend.rulesIntact()).isFalse();
-            backend.apply(backend.diff(Optional.empty(), backend.render(States.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
+            backend.apply(backend.diff(Optional.empty(), backend.render(IptStates.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
             assertThat(backend.rulesIntact()).isTrue();
             assertThat(save(ns, v, Fam.V4)).contains("-A PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES");
         }

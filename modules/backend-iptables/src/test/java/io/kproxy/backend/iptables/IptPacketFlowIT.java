@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.SyncOptions;
+import io.kproxy.backend.testkit.PacketWorld;
+import io.kproxy.backend.testkit.States;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
@@ -130,7 +132,7 @@ class IptPacketFlowIT {
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void defaultSettings(IpFamily family) throws KernelException {
-        program(Variant.NFT, States.state(PacketWorld.services()));
+        program(Variant.NFT, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(family);
         defaultFlows(a).forEach(f -> f.check(topo, a, TIMEOUT));
         // Session affinity (the recent match): one client keeps its backend.
@@ -144,7 +146,7 @@ class IptPacketFlowIT {
 
     @Test
     void iptablesLegacyServesTheSameTable() throws KernelException {
-        program(Variant.LEGACY, States.state(PacketWorld.services()));
+        program(Variant.LEGACY, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(IpFamily.IPV4);
         defaultFlows(a).forEach(f -> f.check(topo, a, TIMEOUT));
     }
@@ -152,7 +154,7 @@ class IptPacketFlowIT {
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void masqueradeAllPrimaryNodePortsNoLocalhost(IpFamily family) throws KernelException {
-        States.NodeSpec node = new States.NodeSpec();
+        States.NodeSpec node = IptStates.node();
         node.masqueradeAll = true;
         node.localhostNodePorts = false;
         node.v4NodePorts = new NodePortAddresses.Cidrs(List.of(States.cidr("192.168.0.2/32")));
@@ -170,14 +172,14 @@ class IptPacketFlowIT {
     @EnumSource(IpFamily.class)
     void detectors(IpFamily family) throws KernelException {
         Addr a = new Addr(family);
-        States.NodeSpec none = new States.NodeSpec();
+        States.NodeSpec none = IptStates.node();
         none.v4Detector = new LocalDetector.None();
         none.v6Detector = new LocalDetector.None();
         program(Variant.NFT, none.state(PacketWorld.services()));
         Stream.of(tcp("no detector: pod to eTP Local LB gets local endpoints only", "pod2", a.lb(13), 80, reaches(Flow.Masq.NO, "pod1")),
                 tcp("no detector: cluster IP never masqueraded", "ext", a.cip(11), 80, reaches(Flow.Masq.NO, "pod1")))
                 .forEach(f -> f.check(topo, a, TIMEOUT));
-        States.NodeSpec bridge = new States.NodeSpec();
+        States.NodeSpec bridge = IptStates.node();
         bridge.v4Detector = new LocalDetector.BridgeInterface("kbr0");
         bridge.v6Detector = new LocalDetector.BridgeInterface("kbr0");
         program(Variant.NFT, bridge.state(PacketWorld.services()));
@@ -189,7 +191,7 @@ class IptPacketFlowIT {
 
     @Test
     void healthCheckNodePortAndForwardAcceptWithDropPolicies() throws KernelException {
-        program(Variant.NFT, States.state(PacketWorld.services()));
+        program(Variant.NFT, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(IpFamily.IPV4);
         String tool = Variant.NFT.tool(Fam.V4, "");
         try (EchoServer hc = EchoServer.start(topo.executor("node"), "node", 32013, 32014)) {
@@ -211,7 +213,7 @@ class IptPacketFlowIT {
 
     @Test
     void aFirewallReloadIsNoticedByTheCanaryAndRepairedByTheNextSync() throws KernelException {
-        program(Variant.NFT, States.state(PacketWorld.services()));
+        program(Variant.NFT, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(IpFamily.IPV4);
         Flow served = tcp("pod to cluster IP", "pod2", a.cip(10), 80, reaches(Flow.Masq.NO, "pod1", "rpod"));
         served.check(topo, a, TIMEOUT);
@@ -221,7 +223,7 @@ class IptPacketFlowIT {
         tcp("after the reload: no DNAT, the packet is routed on and lost", "pod2", a.cip(10), 80, DROP).check(topo, a, TIMEOUT);
         assertThat(backend.rulesIntact()).isFalse();
         // The engine's answer to a missing canary: a full sync with no last applied plan.
-        backend.apply(backend.diff(Optional.empty(), backend.render(States.state(PacketWorld.services())), SyncOptions.at(Instant.now())));
+        backend.apply(backend.diff(Optional.empty(), backend.render(IptStates.state(PacketWorld.services())), SyncOptions.at(Instant.now())));
         assertThat(backend.rulesIntact()).isTrue();
         served.check(topo, a, TIMEOUT);
     }

@@ -1,9 +1,11 @@
 package io.kproxy.backend.iptables;
 
-import static io.kproxy.backend.iptables.States.ep;
-import static io.kproxy.backend.iptables.States.port;
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.backend.testkit.States;
+import io.kproxy.backend.testkit.UpstreamScenarios;
 import io.kproxy.model.Protocol;
 import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
@@ -40,14 +42,14 @@ class RenderGoldenTest {
 
     @Test
     void overallIPTablesRulesEqualUpstreamsExpectedDump() {
-        IptPlan plan = new PlanRenderer(Features.UPSTREAM_TEST).render(States.state(UpstreamScenarios.overall()));
+        IptPlan plan = new PlanRenderer(Features.UPSTREAM_TEST).render(IptStates.state(UpstreamScenarios.overall()));
         String ours = upstreamMark(UpstreamSort.section(plan.rulesetText(), Fam.V4));
         assertThat(UpstreamSort.sort(ours)).isEqualTo(resource("/upstream/overall-iptables.txt"));
     }
 
     @Test
     void upstreamOverallScenarioWithThisNodesFeatures() {
-        Golden.assertMatches("iptables/overall.txt", new PlanRenderer(Features.DEFAULT).render(States.state(UpstreamScenarios.overall()))
+        Golden.assertMatches("iptables/overall.txt", new PlanRenderer(Features.DEFAULT).render(IptStates.state(UpstreamScenarios.overall()))
                 .rulesetText());
     }
 
@@ -100,12 +102,12 @@ class RenderGoldenTest {
 
     @Test
     void featureScenarioDefaultSettings() {
-        Golden.assertMatches("iptables/features.txt", new PlanRenderer(Features.DEFAULT).render(States.state(featureScenario())).rulesetText());
+        Golden.assertMatches("iptables/features.txt", new PlanRenderer(Features.DEFAULT).render(IptStates.state(featureScenario())).rulesetText());
     }
 
     @Test
     void featureScenarioMasqueradeAllPrimaryNodePortsBridgeDetectorNoLocalhostMarkBit15() {
-        States.NodeSpec node = new States.NodeSpec();
+        States.NodeSpec node = IptStates.node();
         node.masqueradeAll = true;
         node.masqueradeBit = 15;
         node.localhostNodePorts = false;
@@ -129,7 +131,7 @@ class RenderGoldenTest {
 
     @Test
     void renderIsDeterministic() {
-        NodeState s = States.state(featureScenario());
+        NodeState s = IptStates.state(featureScenario());
         PlanRenderer r = new PlanRenderer(Features.DEFAULT);
         assertThat(r.render(s).rulesetHash()).isEqualTo(r.render(s).rulesetHash()).hasSize(64);
     }

@@ -1,11 +1,12 @@
 package io.kproxy.backend.iptables;
 
-import static io.kproxy.backend.iptables.States.ep;
-import static io.kproxy.backend.iptables.States.port;
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
+import io.kproxy.backend.testkit.States;
 import io.kproxy.events.SyncKind;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.NodeState;
@@ -81,12 +82,12 @@ class TransactionTest {
         Map<String, ServicePortState> ports = new java.util.TreeMap<>();
         ports.put("svc1", svc("ns1", "svc1", "p80", "172.30.0.41", 80, "10.0.1.1:80"));
         ports.put("svc2", svc("ns2", "svc2", "p8080", "172.30.0.42", 8080, "10.0.2.1:8080"));
-        Transaction full = IptDiff.diff(Optional.empty(), UPSTREAM.render(States.state(List.copyOf(ports.values()))), SyncOptions.at(T0));
+        Transaction full = IptDiff.diff(Optional.empty(), UPSTREAM.render(IptStates.state(List.copyOf(ports.values()))), SyncOptions.at(T0));
         assertThat(full.kind()).isEqualTo(SyncKind.FULL);
         kernel.apply(full.text());
         IptPlan applied = (IptPlan) full.result();
 
-        Step noop = sync(UPSTREAM, applied, States.state(List.copyOf(ports.values())), Set.of(ports.get("svc1").name()));
+        Step noop = sync(UPSTREAM, applied, IptStates.state(List.copyOf(ports.values())), Set.of(ports.get("svc1").name()));
         assertThat(noop.tx().isEmpty()).isTrue();
 
         ports.put("svc3", svc("ns3", "svc3", "p80", "172.30.0.43", 80, "10.0.3.1:80"));
@@ -94,7 +95,7 @@ class TransactionTest {
         assertThat(upstreamView(add.tx())).isEqualTo(want.get("add-svc3"));
 
         ServicePortName svc2 = ports.remove("svc2").name();
-        Step delete = sync(UPSTREAM, add.plan(), States.state(List.copyOf(ports.values())), Set.of(svc2));
+        Step delete = sync(UPSTREAM, add.plan(), IptStates.state(List.copyOf(ports.values())), Set.of(svc2));
         kernel.apply(delete.tx().text());
         assertThat(upstreamView(delete.tx())).isEqualTo(want.get("delete-svc2"));
 
@@ -117,7 +118,7 @@ class TransactionTest {
     }
 
     private static Step step(FakeIptables kernel, IptPlan last, Map<String, ServicePortState> ports, String changed) {
-        Step s = sync(UPSTREAM, last, States.state(List.copyOf(ports.values())), Set.of(ports.get(changed).name()));
+        Step s = sync(UPSTREAM, last, IptStates.state(List.copyOf(ports.values())), Set.of(ports.get(changed).name()));
         assertThat(s.tx().kind()).isEqualTo(SyncKind.PARTIAL);
         kernel.apply(s.tx().text());
         return s;
@@ -141,11 +142,11 @@ class TransactionTest {
         for (int i = 0; i < 50; i++) {
             ports.add(svc("ns" + i % 5, "svc" + i, "http", "172.30.1." + (i + 1), 80, "10.1." + i + ".1:8080", "10.1." + i + ".2:8080"));
         }
-        NodeState s0 = States.state(ports);
+        NodeState s0 = IptStates.state(ports);
         Transaction full = IptDiff.diff(Optional.empty(), r.render(s0), SyncOptions.at(T0));
         ServicePortState changed = svc("ns2", "svc7", "http", "172.30.1.8", 80, "10.1.7.1:8080", "10.1.7.9:8080");
         ports.set(7, changed);
-        Step s = sync(r, (IptPlan) full.result(), States.state(ports), Set.of(changed.name()));
+        Step s = sync(r, (IptPlan) full.result(), IptStates.state(ports), Set.of(changed.name()));
         String hash = io.kproxy.backend.ChainNames.iptablesServicePortHash(changed.name());
         String newSep = io.kproxy.backend.ChainNames.iptablesEndpointChain(changed.name(), "10.1.7.9:8080");
         String oldSep = io.kproxy.backend.ChainNames.iptablesEndpointChain(changed.name(), "10.1.7.2:8080");
@@ -158,7 +159,7 @@ class TransactionTest {
             }
         }
         Golden.assertMatches("iptables/tx-change-endpoint.txt", s.tx().text());
-        Golden.assertMatches("iptables/tx-full.txt", IptDiff.diff(Optional.empty(), r.render(States.state(ports.subList(0, 3))),
+        Golden.assertMatches("iptables/tx-full.txt", IptDiff.diff(Optional.empty(), r.render(IptStates.state(ports.subList(0, 3))),
                 SyncOptions.at(T0)).text());
     }
 
@@ -167,8 +168,8 @@ class TransactionTest {
         PlanRenderer r = new PlanRenderer(Features.DEFAULT);
         ServicePortState a = svc("ns1", "a", "", "172.30.0.10", 80, "10.0.0.1:80");
         ServicePortState b = svc("ns1", "b", "", "172.30.0.11", 80, "10.0.0.2:80");
-        IptPlan last = r.render(States.state(List.of(a, b)));
-        IptPlan desired = r.render(States.state(List.of(a)));
+        IptPlan last = r.render(IptStates.state(List.of(a, b)));
+        IptPlan desired = r.render(IptStates.state(List.of(a)));
         Transaction tx = IptDiff.diff(Optional.of(last), desired, SyncOptions.fullAt(T0));
         assertThat(tx.kind()).isEqualTo(SyncKind.FULL);
         String bSvc = "KUBE-SVC-" + io.kproxy.backend.ChainNames.iptablesServicePortHash(b.name());

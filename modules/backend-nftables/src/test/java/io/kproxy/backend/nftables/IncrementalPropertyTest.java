@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
-import io.kproxy.model.ServicePortName;
-import io.kproxy.state.FamilyState;
+import io.kproxy.backend.testkit.IncrementalProperty;
+import io.kproxy.backend.testkit.RandomStates;
+import io.kproxy.backend.testkit.States;
 import io.kproxy.state.NodeState;
-import io.kproxy.state.PersistentMap;
-import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -26,55 +23,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class IncrementalPropertyTest {
 
-    static long[] seeds() {
-        long base = Long.getLong("kproxy.seed", 20261122L);
-        long[] s = new long[12];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = base + i * 7919L;
-        }
-        return s;
-    }
-
-    static StateDelta delta(NodeState before, NodeState after, Random random) {
-        Set<ServicePortName> changed = new HashSet<>();
-        for (var pair : new FamilyState[][] {{before.ipv4(), after.ipv4()}, {before.ipv6(), after.ipv6()}}) {
-            pair[0].ports().diff(pair[1].ports(), new PersistentMap.DiffVisitor<>() {
-                @Override
-                public void added(ServicePortName k, ServicePortState v) {
-                    changed.add(k);
-                }
-
-                @Override
-                public void removed(ServicePortName k, ServicePortState v) {
-                    changed.add(k);
-                }
-
-                @Override
-                public void changed(ServicePortName k, ServicePortState b, ServicePortState a) {
-                    changed.add(k);
-                }
-            });
-        }
-        // A delta may name more than what changed (a no-op update); it must never name less.
-        before.ipv4().ports().keySet().stream().filter(k -> random.nextInt(20) == 0).forEach(changed::add);
-        return new StateDelta(changed, Set.of(), false, false);
-    }
-
     @ParameterizedTest(name = "seed {0}")
-    @MethodSource("seeds")
+    @MethodSource("io.kproxy.backend.testkit.IncrementalProperty#seeds")
     void incrementalRenderAndDiffMatchFullRender(long seed) {
-        try {
-            run(seed);
-        } catch (AssertionError | RuntimeException e) {
-            throw new AssertionError("property failed with seed " + seed + " (rerun with -Dkproxy.seed=" + seed + ")", e);
-        }
+        IncrementalProperty.withSeed(seed, this::run);
     }
 
     private void run(long seed) {
         RandomStates gen = new RandomStates(seed);
         Random random = new Random(seed ^ 0x5DEECE66DL);
         TreeMap<String, States.PortSpec> specs = gen.initial(20);
-        NodeState state = RandomStates.state(specs);
+        NodeState state = RandomStates.state(specs, NftStates.node());
         NftPlan plan = PlanRenderer.render(state);
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         FakeNft kernel = new FakeNft();
@@ -83,8 +42,8 @@ class IncrementalPropertyTest {
         NftPlan applied = (NftPlan) first.result();
         for (int step = 0; step < 25; step++) {
             gen.mutate(specs, 100 + step * 3);
-            NodeState next = RandomStates.state(specs);
-            StateDelta d = delta(state, next, random);
+            NodeState next = RandomStates.state(specs, NftStates.node());
+            StateDelta d = IncrementalProperty.delta(state, next, random);
             NftPlan incremental = PlanRenderer.renderIncremental(plan, next, d);
             NftPlan full = PlanRenderer.render(next);
             assertThat(incremental.rulesetText()).as("incremental render at step %d", step).isEqualTo(full.rulesetText());

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
+import io.kproxy.backend.testkit.IncrementalProperty;
+import io.kproxy.backend.testkit.RandomStates;
+import io.kproxy.backend.testkit.States;
 import io.kproxy.netlink.NfTablesClient;
 import io.kproxy.netlink.NfTablesException;
 import io.kproxy.netlink.NftExecutor;
@@ -93,7 +96,7 @@ class NetlinkEquivalenceIT {
         RandomStates gen = new RandomStates(seed);
         Random random = new Random(seed);
         TreeMap<String, States.PortSpec> specs = gen.initial(25);
-        NodeState state = RandomStates.state(specs);
+        NodeState state = RandomStates.state(specs, NftStates.node());
         NftPlan plan = PlanRenderer.render(state);
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         FakeNft fake = new FakeNft();
@@ -103,8 +106,8 @@ class NetlinkEquivalenceIT {
         NftPlan applied = (NftPlan) tx.result();
         for (int step = 1; step <= 24; step++) {
             gen.mutate(specs, 300 + step * 3);
-            NodeState next = RandomStates.state(specs);
-            plan = PlanRenderer.renderIncremental(plan, next, IncrementalPropertyTest.delta(state, next, random));
+            NodeState next = RandomStates.state(specs, NftStates.node());
+            plan = PlanRenderer.renderIncremental(plan, next, IncrementalProperty.delta(state, next, random));
             now = now.plusMillis(random.nextInt(1500));
             tx = NftDiff.diff(Optional.of(applied), plan, new SyncOptions(now, random.nextInt(10) == 0));
             port.check(tx.text());

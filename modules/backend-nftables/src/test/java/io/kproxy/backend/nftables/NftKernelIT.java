@@ -9,6 +9,10 @@ import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.testkit.IncrementalProperty;
+import io.kproxy.backend.testkit.RandomStates;
+import io.kproxy.backend.testkit.States;
+import io.kproxy.backend.testkit.UpstreamScenarios;
 import io.kproxy.netlink.NftExecutor;
 import io.kproxy.netlink.NftExecutors;
 import io.kproxy.state.NodeState;
@@ -73,7 +77,7 @@ class NftKernelIT {
         backend.cleanup();
         RandomStates gen = new RandomStates(4242);
         TreeMap<String, States.PortSpec> specs = gen.initial(30);
-        NodeState state = RandomStates.state(specs);
+        NodeState state = RandomStates.state(specs, NftStates.node());
         Plan plan = backend.render(state);
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         Transaction tx = backend.diff(Optional.empty(), plan, SyncOptions.at(now));
@@ -82,8 +86,8 @@ class NftKernelIT {
         Random random = new Random(4242);
         for (int step = 0; step < 30; step++) {
             gen.mutate(specs, 200 + step * 3);
-            NodeState next = RandomStates.state(specs);
-            plan = backend.renderIncremental(plan, next, IncrementalPropertyTest.delta(state, next, random));
+            NodeState next = RandomStates.state(specs, NftStates.node());
+            plan = backend.renderIncremental(plan, next, IncrementalProperty.delta(state, next, random));
             now = now.plusMillis(random.nextInt(1500));
             tx = backend.diff(Optional.of(applied), plan, new SyncOptions(now, random.nextInt(10) == 0));
             backend.check(tx);
@@ -113,7 +117,7 @@ class NftKernelIT {
 
     @Test
     void cleanupRemovesOurTablesAndNothingElse() throws KernelException {
-        backend.apply(backend.diff(Optional.empty(), backend.render(States.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
+        backend.apply(backend.diff(Optional.empty(), backend.render(NftStates.state(UpstreamScenarios.overall())), SyncOptions.at(Instant.now())));
         assertThat(nft.run("add table inet someone-else\nadd chain inet someone-else c\n", false).ok()).isTrue();
         backend.cleanup();
         backend.cleanup();

@@ -5,7 +5,7 @@ import static io.kproxy.testkit.netns.Flow.REJECT;
 import static io.kproxy.testkit.netns.Flow.reaches;
 import static io.kproxy.testkit.netns.Flow.tcp;
 import static io.kproxy.testkit.netns.Flow.udp;
-import static io.kproxy.backend.nftables.States.port;
+import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.Backend;
@@ -13,7 +13,9 @@ import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
-import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.testkit.BackendNode;
+import io.kproxy.backend.testkit.PacketWorld;
+import io.kproxy.backend.testkit.States;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.LocalDetector;
@@ -21,7 +23,6 @@ import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
-import io.kproxy.testkit.KernelTests;
 import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.Flow;
 import io.kproxy.testkit.netns.Topology;
@@ -51,23 +52,21 @@ class NftPacketFlowIT {
     // Above one TCP SYN retransmission (1 s): the first ICMPv6 error towards a neighbour the
     // node has not resolved yet can be late, and a late REJECT must not pass for a DROP.
     static final int TIMEOUT = 1200;
+    static BackendNode node;
     static Topology topo;
     static Backend backend;
 
     @BeforeAll
     static void setUp() {
-        KernelTests.require("nft", "ip");
-        topo = Topology.create();
-        backend = BackendProvider.forMode("nftables").orElseThrow().create(Optional.of(topo.ns("node").name()));
+        node = BackendNode.open("nftables", "nft", "ip");
+        topo = node.topo();
+        backend = node.backend();
     }
 
     @AfterAll
     static void tearDown() {
-        if (backend != null) {
-            backend.close();
-        }
-        if (topo != null) {
-            topo.close();
+        if (node != null) {
+            node.close();
         }
     }
 
@@ -126,7 +125,7 @@ class NftPacketFlowIT {
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void defaultSettings(IpFamily family) throws KernelException {
-        program(States.state(PacketWorld.services()));
+        program(NftStates.state(PacketWorld.services()));
         Addr a = new Addr(family);
         defaultFlows(a).forEach(f -> f.check(topo, a, TIMEOUT));
         // Session affinity: one client keeps its backend.
@@ -149,7 +148,7 @@ class NftPacketFlowIT {
         Addr a = new Addr(family);
         List<ServicePortState> ports = new ArrayList<>(PacketWorld.services());
         Instant now = Instant.now();
-        Transaction first = backend.diff(Optional.empty(), backend.render(States.state(ports)), SyncOptions.at(now));
+        Transaction first = backend.diff(Optional.empty(), backend.render(NftStates.state(ports)), SyncOptions.at(now));
         backend.apply(first);
         Plan applied = first.result();
         Flow.Masq no = Flow.Masq.NO;
@@ -179,11 +178,11 @@ class NftPacketFlowIT {
             return p;
         }).build();
         ports.add(added);
-        applied = sync(applied, States.state(ports), added.name(), now = now.plusMillis(100));
+        applied = sync(applied, NftStates.state(ports), added.name(), now = now.plusMillis(100));
         tcp("service added", "pod2", a.cip(20), 80, reaches(no, "rpod")).check(topo, a, TIMEOUT);
 
         ports.remove(added);
-        applied = sync(applied, States.state(ports), added.name(), now = now.plusMillis(100));
+        applied = sync(applied, NftStates.state(ports), added.name(), now = now.plusMillis(100));
         tcp("service deleted: an unallocated service IP again", "pod2", a.cip(20), 80, DROP).check(topo, a, TIMEOUT);
         // Its chains go a second later; the kernel takes that sync too.
         backend.apply(backend.diff(Optional.of(applied), applied, SyncOptions.at(now.plusSeconds(2))));
@@ -200,13 +199,13 @@ class NftPacketFlowIT {
 
     private static NodeState replace(List<ServicePortState> ports, ServicePortState s) {
         ports.replaceAll(p -> p.name().equals(s.name()) ? s : p);
-        return States.state(ports);
+        return NftStates.state(ports);
     }
 
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void masqueradeAllAndMatchAllNodePorts(IpFamily family) throws KernelException {
-        States.NodeSpec node = new States.NodeSpec();
+        States.NodeSpec node = NftStates.node();
         node.masqueradeAll = true;
         node.v4NodePorts = new NodePortAddresses.MatchAll();
         node.v6NodePorts = new NodePortAddresses.MatchAll();
@@ -221,7 +220,7 @@ class NftPacketFlowIT {
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void withoutLocalDetector(IpFamily family) throws KernelException {
-        States.NodeSpec node = new States.NodeSpec();
+        States.NodeSpec node = NftStates.node();
         node.v4Detector = new LocalDetector.None();
         node.v6Detector = new LocalDetector.None();
         program(node.state(PacketWorld.services()));
@@ -234,7 +233,7 @@ class NftPacketFlowIT {
     @ParameterizedTest
     @EnumSource(IpFamily.class)
     void bridgeInterfaceDetector(IpFamily family) throws KernelException {
-        States.NodeSpec node = new States.NodeSpec();
+        States.NodeSpec node = NftStates.node();
         node.v4Detector = new LocalDetector.BridgeInterface("kbr0");
         node.v6Detector = new LocalDetector.BridgeInterface("kbr0");
         program(node.state(PacketWorld.services()));

@@ -1,9 +1,11 @@
 package io.kproxy.backend.nftables;
 
-import static io.kproxy.backend.nftables.States.ep;
-import static io.kproxy.backend.nftables.States.port;
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.backend.testkit.States;
+import io.kproxy.backend.testkit.UpstreamScenarios;
 import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
@@ -42,7 +44,7 @@ class RenderGoldenTest {
      */
     @Test
     void everyLineOfUpstreamsOverallFixtureIsRenderedVerbatimOrReplacedAsDocumented() throws IOException {
-        String ours = PlanRenderer.render(States.state(UpstreamScenarios.overall())).rulesetText();
+        String ours = PlanRenderer.render(NftStates.state(UpstreamScenarios.overall())).rulesetText();
         Set<String> ourLines = Arrays.stream(ours.split("\n")).collect(Collectors.toSet());
         List<String> missing = new ArrayList<>();
         int replaced = 0;
@@ -75,7 +77,7 @@ class RenderGoldenTest {
 
     @Test
     void upstreamOverallScenario() {
-        Golden.assertMatches("nftables/overall.nft", PlanRenderer.render(States.state(UpstreamScenarios.overall())).rulesetText());
+        Golden.assertMatches("nftables/overall.nft", PlanRenderer.render(NftStates.state(UpstreamScenarios.overall())).rulesetText());
     }
 
     static List<ServicePortState> featureScenario() {
@@ -116,12 +118,12 @@ class RenderGoldenTest {
 
     @Test
     void featureScenarioDefaultSettings() {
-        Golden.assertMatches("nftables/features.nft", PlanRenderer.render(States.state(featureScenario())).rulesetText());
+        Golden.assertMatches("nftables/features.nft", PlanRenderer.render(NftStates.state(featureScenario())).rulesetText());
     }
 
     @Test
     void featureScenarioMasqueradeAllMatchAllNodePortsBridgeDetector() {
-        States.NodeSpec node = new States.NodeSpec();
+        States.NodeSpec node = NftStates.node();
         node.masqueradeAll = true;
         node.serviceCIDRs = List.of();
         node.v4NodePorts = new NodePortAddresses.MatchAll();
@@ -134,7 +136,7 @@ class RenderGoldenTest {
 
     @Test
     void renderIsDeterministic() {
-        NodeState s = States.state(featureScenario());
+        NodeState s = NftStates.state(featureScenario());
         assertThat(PlanRenderer.render(s).rulesetHash()).isEqualTo(PlanRenderer.render(s).rulesetHash()).hasSize(64);
     }
 }

@@ -1,7 +1,7 @@
 package io.kproxy.backend.nftables;
 
-import static io.kproxy.backend.nftables.States.ep;
-import static io.kproxy.backend.nftables.States.port;
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.ConntrackFilter;
@@ -10,6 +10,8 @@ import io.kproxy.backend.KernelException;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.testkit.States;
+import io.kproxy.backend.testkit.UpstreamScenarios;
 import io.kproxy.model.Protocol;
 import io.kproxy.state.LocalDetector;
 import io.kproxy.state.ServicePortState;
@@ -59,7 +61,7 @@ class SmallPiecesTest {
             p.endpoints.add(ep("10.0.1.11", 80, true));
             return p;
         }).build();
-        var state = States.state(List.of(u, t));
+        var state = NftStates.state(List.of(u, t));
         List<ConntrackFilter> f = ConntrackFilters.of(new StateDelta(Set.of(u.name(), t.name()), Set.of(u.name(), t.name()), false, false), state);
         assertThat(f).hasSize(4);
         assertThat(f).allSatisfy(x -> assertThat(x.keepReplySources()).containsExactly(States.ip("10.0.1.11")));
@@ -73,7 +75,7 @@ class SmallPiecesTest {
     void backendAppliesThroughItsPortAndSkipsEmptyTransactions() throws KernelException {
         MemoryKernelPort port = new MemoryKernelPort();
         try (var backend = new NftablesProvider().create(port, port)) {
-            var plan = backend.render(States.state(UpstreamScenarios.overall()));
+            var plan = backend.render(NftStates.state(UpstreamScenarios.overall()));
             var full = backend.diff(Optional.empty(), plan, SyncOptions.at(Instant.EPOCH));
             backend.apply(full);
             backend.apply(backend.diff(Optional.of(full.result()), plan, SyncOptions.at(Instant.EPOCH)));

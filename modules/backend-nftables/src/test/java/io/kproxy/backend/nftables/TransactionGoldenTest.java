@@ -1,11 +1,12 @@
 package io.kproxy.backend.nftables;
 
-import static io.kproxy.backend.nftables.States.ep;
-import static io.kproxy.backend.nftables.States.port;
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
+import io.kproxy.backend.testkit.States;
 import io.kproxy.events.SyncKind;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.NodeState;
@@ -48,7 +49,7 @@ class TransactionGoldenTest {
     @Test
     void addEmptyDeleteTouchOnlyThatService() {
         List<ServicePortState> ports = new ArrayList<>(List.of(svc("svc1", "172.30.0.41", "10.180.0.1"), svc("svc2", "172.30.0.42", "10.180.0.2")));
-        NodeState s0 = States.state(ports);
+        NodeState s0 = NftStates.state(ports);
         Transaction full = NftDiff.diff(Optional.empty(), PlanRenderer.render(s0), SyncOptions.at(T0));
         assertThat(full.kind()).isEqualTo(SyncKind.FULL);
         NftPlan applied = (NftPlan) full.result();
@@ -61,38 +62,38 @@ class TransactionGoldenTest {
         // Add a service with one endpoint.
         ServicePortState svc3 = svc("svc3", "172.30.0.43", "10.180.0.3");
         ports.add(svc3);
-        Step add = sync(noop.plan(), States.state(ports), Set.of(svc3.name()), T0.plusSeconds(2));
+        Step add = sync(noop.plan(), NftStates.state(ports), Set.of(svc3.name()), T0.plusSeconds(2));
         assertThat(add.tx().kind()).isEqualTo(SyncKind.PARTIAL);
         Golden.assertMatches("nftables/tx-add-service.nft", add.tx().text());
         assertOnlyMentions(add.tx(), "svc3", "172.30.0.43", "10.180.0.3");
 
         // Empty it: its chains are flushed, it rejects.
         ports.set(2, svc("svc3", "172.30.0.43"));
-        Step empty = sync(add.plan(), States.state(ports), Set.of(svc3.name()), T0.plusSeconds(3));
+        Step empty = sync(add.plan(), NftStates.state(ports), Set.of(svc3.name()), T0.plusSeconds(3));
         Golden.assertMatches("nftables/tx-empty-service.nft", empty.tx().text());
         assertOnlyMentions(empty.tx(), "svc3", "172.30.0.43", "10.180.0.3");
 
         // Change svc2's endpoint: one element of its dispatch map and of the hairpin set, no rule.
         ports.set(1, svc("svc2", "172.30.0.42", "10.180.0.22"));
-        Step change = sync(empty.plan(), States.state(ports), Set.of(ports.get(1).name()), T0.plusSeconds(3).plusMillis(500));
+        Step change = sync(empty.plan(), NftStates.state(ports), Set.of(ports.get(1).name()), T0.plusSeconds(3).plusMillis(500));
         Golden.assertMatches("nftables/tx-change-endpoint.nft", change.tx().text());
         assertOnlyMentions(change.tx(), "svc2", "172.30.0.42", "10.180.0.2", "10.180.0.22");
 
         // Delete it: elements go, chains wait.
         ports.remove(2);
-        Step delete = sync(change.plan(), States.state(ports), Set.of(svc3.name()), T0.plusSeconds(3).plusMillis(800));
+        Step delete = sync(change.plan(), NftStates.state(ports), Set.of(svc3.name()), T0.plusSeconds(3).plusMillis(800));
         Golden.assertMatches("nftables/tx-delete-service.nft", delete.tx().text());
         assertOnlyMentions(delete.tx(), "svc3", "172.30.0.43");
 
         // svc3's chains were flushed at T0+3s and svc2's old endpoint chain at T0+3.5s: nothing
         // is due at T0+3.9s; all of them are at T0+5s.
-        Step early = sync(delete.plan(), States.state(ports), Set.of(), T0.plusSeconds(3).plusMillis(900));
+        Step early = sync(delete.plan(), NftStates.state(ports), Set.of(), T0.plusSeconds(3).plusMillis(900));
         assertThat(early.tx().isEmpty()).isTrue();
         assertThat(early.plan().nextDeferredWork()).contains(T0.plusSeconds(4));
-        Step due = sync(early.plan(), States.state(ports), Set.of(), T0.plusSeconds(5));
+        Step due = sync(early.plan(), NftStates.state(ports), Set.of(), T0.plusSeconds(5));
         Golden.assertMatches("nftables/tx-delete-stale.nft", due.tx().text());
         assertThat(due.plan().nextDeferredWork()).isEmpty();
-        assertThat(sync(due.plan(), States.state(ports), Set.of(), T0.plusSeconds(9)).tx().isEmpty()).isTrue();
+        assertThat(sync(due.plan(), NftStates.state(ports), Set.of(), T0.plusSeconds(9)).tx().isEmpty()).isTrue();
     }
 
     @Test
@@ -100,7 +101,7 @@ class TransactionGoldenTest {
         States.PortSpec p = port("ns1", "svc1", "p80", "172.30.0.41", 80);
         p.endpoints.add(ep("10.180.0.1", 80, false));
         p.affinity = 10800;
-        NodeState s = States.state(List.of(p.build()));
+        NodeState s = NftStates.state(List.of(p.build()));
         NftPlan plan = PlanRenderer.render(s);
         Transaction first = NftDiff.diff(Optional.empty(), plan, SyncOptions.at(T0));
         Transaction full = NftDiff.diff(Optional.of((NftPlan) first.result()), plan, SyncOptions.fullAt(T0.plusSeconds(3600)));

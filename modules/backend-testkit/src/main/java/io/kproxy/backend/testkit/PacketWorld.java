@@ -1,8 +1,8 @@
-package io.kproxy.backend.nftables;
+package io.kproxy.backend.testkit;
 
-import static io.kproxy.backend.nftables.States.ep;
-import static io.kproxy.backend.nftables.States.port;
-import static io.kproxy.backend.nftables.States.terminating;
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
+import static io.kproxy.backend.testkit.States.terminating;
 
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.Protocol;
@@ -11,13 +11,16 @@ import io.kproxy.testkit.netns.Addr;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The services of the packet tests, the same in both families (addresses from {@link Addr}). */
-final class PacketWorld {
+/**
+ * The services of the packet tests, the same in both families (addresses from {@link Addr}) and
+ * for both modes ({@code lblocal}'s health-check node port matters to iptables only).
+ */
+public final class PacketWorld {
 
     private PacketWorld() {
     }
 
-    static List<ServicePortState> services() {
+    public static List<ServicePortState> services() {
         List<ServicePortState> out = new ArrayList<>();
         for (IpFamily f : IpFamily.values()) {
             Addr a = new Addr(f);
@@ -48,6 +51,7 @@ final class PacketWorld {
                 p.nodePort = 30013;
                 p.lbIPs.add(a.lb(13));
                 p.etpLocal = true;
+                p.healthCheckNodePort = 32013;
                 p.endpoints.add(ep(a.pod(1), 8080, true));
                 p.endpoints.add(ep(a.rpod(), 8080, false));
                 return p;

@@ -1,4 +1,4 @@
-package io.kproxy.backend.iptables;
+package io.kproxy.backend.testkit;
 
 import io.kproxy.model.Protocol;
 import io.kproxy.state.Endpoint;
@@ -9,17 +9,20 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
 
-/** Seeded random services for the property tests: every feature the renderer knows, both families. */
-final class RandomStates {
+/**
+ * Seeded random services for the property tests: every feature the renderers know, both
+ * families. Not thread-safe (one {@link Random}); nothing here accepts or returns null.
+ */
+public final class RandomStates {
 
     private final Random random;
 
-    RandomStates(long seed) {
+    public RandomStates(long seed) {
         this.random = new Random(seed);
     }
 
     /** Service port specs keyed by "ns/name" so they can be mutated step by step. */
-    TreeMap<String, States.PortSpec> initial(int services) {
+    public TreeMap<String, States.PortSpec> initial(int services) {
         TreeMap<String, States.PortSpec> specs = new TreeMap<>();
         for (int i = 0; i < services; i++) {
             States.PortSpec s = randomSpec(i);
@@ -28,7 +31,7 @@ final class RandomStates {
         return specs;
     }
 
-    States.PortSpec randomSpec(int i) {
+    public States.PortSpec randomSpec(int i) {
         boolean v6 = random.nextInt(3) == 0;
         String ns = "ns" + random.nextInt(4);
         String name = "svc" + i;
@@ -54,7 +57,7 @@ final class RandomStates {
         return s;
     }
 
-    List<Endpoint> randomEndpoints(boolean v6) {
+    public List<Endpoint> randomEndpoints(boolean v6) {
         List<Endpoint> eps = new ArrayList<>();
         int n = random.nextInt(5);
         for (int k = 0; k < n; k++) {
@@ -71,7 +74,7 @@ final class RandomStates {
     }
 
     /** Mutates one to three services: endpoints, features, removal or addition. */
-    void mutate(TreeMap<String, States.PortSpec> specs, int nextIndex) {
+    public void mutate(TreeMap<String, States.PortSpec> specs, int nextIndex) {
         int changes = 1 + random.nextInt(3);
         for (int c = 0; c < changes; c++) {
             List<String> keys = new ArrayList<>(specs.keySet());
@@ -94,8 +97,9 @@ final class RandomStates {
         }
     }
 
-    static NodeState state(TreeMap<String, States.PortSpec> specs) {
+    /** The specs built into a state on a node with the mode's defaults. */
+    public static NodeState state(TreeMap<String, States.PortSpec> specs, States.NodeSpec node) {
         List<ServicePortState> ports = specs.values().stream().map(States.PortSpec::build).toList();
-        return States.state(ports);
+        return node.state(ports);
     }
 }

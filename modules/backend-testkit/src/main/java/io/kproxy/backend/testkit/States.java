@@ -1,4 +1,4 @@
-package io.kproxy.backend.iptables;
+package io.kproxy.backend.testkit;
 
 import io.kproxy.model.Cidr;
 import io.kproxy.model.IpAddress;
@@ -19,53 +19,60 @@ import io.kproxy.state.ServicePortState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * Test builders for NodeState records (iptables mode defaults), with the endpoint selection of upstream's
- * {@code CategorizeEndpoints} (ready, else serving-terminating; local set likewise; no topology)
- * so that tests describe services the way upstream's fixtures do.
+ * Test builders for NodeState records, with the endpoint selection of upstream's
+ * {@code CategorizeEndpoints} (pkg/proxy/topology.go: ready, else serving-terminating; local set
+ * likewise; no topology) so that tests describe services the way upstream's fixtures do. The
+ * node-wide defaults differ by mode and come from each backend's tests ({@link NodeSpec}).
+ *
+ * <p>Builders are mutable and not thread-safe; the records they build are immutable. Nothing
+ * here accepts or returns null.
  */
-final class States {
+public final class States {
 
     private States() {
     }
 
-    static IpAddress ip(String s) {
+    public static IpAddress ip(String s) {
         return IpAddress.parse(s);
     }
 
-    static Cidr cidr(String s) {
+    public static Cidr cidr(String s) {
         return Cidr.parse(s);
     }
 
-    /** An endpoint; {@code local} marks it on this node. */
-    static Endpoint ep(String ip, int port, boolean local) {
+    /** A ready endpoint; {@code local} marks it on this node. */
+    public static Endpoint ep(String ip, int port, boolean local) {
         return new Endpoint(ip(ip), new Port(port), local, true, true, false, local ? "test-node" : "node2", Set.of(), Set.of());
     }
 
-    static Endpoint terminating(String ip, int port, boolean local, boolean serving) {
+    /** A terminating endpoint, serving or not. */
+    public static Endpoint terminating(String ip, int port, boolean local, boolean serving) {
         return new Endpoint(ip(ip), new Port(port), local, false, serving, true, local ? "test-node" : "node2", Set.of(), Set.of());
     }
 
     /** A mutable description of one service port, turned into a {@link ServicePortState} by {@link #build}. */
-    static final class PortSpec {
-        String ns;
-        String name;
-        String portName;
-        Protocol protocol = Protocol.TCP;
-        String clusterIP;
-        int port;
-        int nodePort;
-        List<String> externalIPs = new ArrayList<>();
-        List<String> lbIPs = new ArrayList<>();
-        List<String> sourceRanges = new ArrayList<>();
-        boolean etpLocal;
-        boolean itpLocal;
-        int affinity;
-        int healthCheckNodePort;
-        List<Endpoint> endpoints = new ArrayList<>();
+    public static final class PortSpec {
+        public String ns;
+        public String name;
+        public String portName;
+        public Protocol protocol = Protocol.TCP;
+        public String clusterIP;
+        public int port;
+        public int nodePort;
+        public List<String> externalIPs = new ArrayList<>();
+        public List<String> lbIPs = new ArrayList<>();
+        public List<String> sourceRanges = new ArrayList<>();
+        public boolean etpLocal;
+        public boolean itpLocal;
+        public int affinity;
+        /** Only the iptables mode renders it (an INPUT accept); nftables ignores it. */
+        public int healthCheckNodePort;
+        public List<Endpoint> endpoints = new ArrayList<>();
 
         PortSpec(String ns, String name, String portName, String clusterIP, int port) {
             this.ns = ns;
@@ -75,15 +82,15 @@ final class States {
             this.port = port;
         }
 
-        PortSpec with(UnaryOperator<PortSpec> f) {
+        public PortSpec with(UnaryOperator<PortSpec> f) {
             return f.apply(this);
         }
 
-        ServicePortName spn() {
+        public ServicePortName spn() {
             return new ServicePortName(new ServiceRef(ns, name), portName, protocol);
         }
 
-        ServicePortState build() {
+        public ServicePortState build() {
             boolean external = nodePort != 0 || !externalIPs.isEmpty() || !lbIPs.isEmpty();
             boolean etp = etpLocal && external;
             boolean usesCluster = !itpLocal || external;
@@ -102,25 +109,35 @@ final class States {
         }
     }
 
-    static PortSpec port(String ns, String name, String portName, String clusterIP, int port) {
+    public static PortSpec port(String ns, String name, String portName, String clusterIP, int port) {
         return new PortSpec(ns, name, portName, clusterIP, port);
     }
 
-    /** Node-wide settings of a test state. */
-    static final class NodeSpec {
-        boolean masqueradeAll;
-        List<String> serviceCIDRs = new ArrayList<>(List.of("172.30.0.0/16", "fd00:30::/108"));
-        int masqueradeBit = 14;
-        boolean localhostNodePorts = true;
-        // iptables mode's default: NodePorts on every local address.
-        NodePortAddresses v4NodePorts = new NodePortAddresses.MatchAll();
-        NodePortAddresses v6NodePorts = new NodePortAddresses.MatchAll();
-        LocalDetector v4Detector = new LocalDetector.Cidrs(List.of(cidr("10.0.0.0/8")));
-        LocalDetector v6Detector = new LocalDetector.Cidrs(List.of(cidr("fd00:10::/48")));
-        String v4NodeIP = "192.168.0.2";
-        String v6NodeIP = "fd00:192::2";
+    /**
+     * Node-wide settings of a test state. The mode's defaults (its name, localhost NodePorts,
+     * nodePortAddresses) are given by the backend's tests; the rest is upstream's test node.
+     */
+    public static final class NodeSpec {
+        public final String mode;
+        public boolean masqueradeAll;
+        public List<String> serviceCIDRs = new ArrayList<>(List.of("172.30.0.0/16", "fd00:30::/108"));
+        public int masqueradeBit = 14;
+        public boolean localhostNodePorts;
+        public NodePortAddresses v4NodePorts;
+        public NodePortAddresses v6NodePorts;
+        public LocalDetector v4Detector = new LocalDetector.Cidrs(List.of(cidr("10.0.0.0/8")));
+        public LocalDetector v6Detector = new LocalDetector.Cidrs(List.of(cidr("fd00:10::/48")));
+        public String v4NodeIP = "192.168.0.2";
+        public String v6NodeIP = "fd00:192::2";
 
-        NodeState state(List<ServicePortState> ports) {
+        public NodeSpec(String mode, boolean localhostNodePorts, NodePortAddresses v4NodePorts, NodePortAddresses v6NodePorts) {
+            this.mode = Objects.requireNonNull(mode, "mode");
+            this.localhostNodePorts = localhostNodePorts;
+            this.v4NodePorts = Objects.requireNonNull(v4NodePorts, "v4NodePorts");
+            this.v6NodePorts = Objects.requireNonNull(v6NodePorts, "v6NodePorts");
+        }
+
+        public NodeState state(List<ServicePortState> ports) {
             PersistentMap<ServicePortName, ServicePortState> v4 = PersistentMap.empty();
             PersistentMap<ServicePortName, ServicePortState> v6 = PersistentMap.empty();
             for (ServicePortState p : ports) {
@@ -131,14 +148,10 @@ final class States {
                 }
             }
             NodeInfo node = new NodeInfo("test-node", true, "", List.of(ip(v4NodeIP), ip(v6NodeIP)), List.of(), true);
-            DataplaneSettings settings = new DataplaneSettings("iptables", masqueradeAll, masqueradeBit, 14, localhostNodePorts,
+            DataplaneSettings settings = new DataplaneSettings(mode, masqueradeAll, masqueradeBit, 14, localhostNodePorts,
                     serviceCIDRs.stream().map(States::cidr).toList());
             return new NodeState(node, settings, true, new FamilyState(IpFamily.IPV4, v4, List.of(ip(v4NodeIP)), v4NodePorts, v4Detector),
                     new FamilyState(IpFamily.IPV6, v6, List.of(ip(v6NodeIP)), v6NodePorts, v6Detector));
         }
-    }
-
-    static NodeState state(List<ServicePortState> ports) {
-        return new NodeSpec().state(ports);
     }
 }
