@@ -1,9 +1,8 @@
 package io.kproxy.engine;
 
-import io.kproxy.events.Envelope;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.journal.spi.ForwardingEventLog;
 import io.kproxy.journal.spi.EventLogException;
-import io.kproxy.journal.spi.Snapshot;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,14 +10,11 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
-import reactor.core.publisher.Flux;
 
 /**
  * An {@link EventLog} that measures the log it wraps, whatever it is (local journal, Kafka):
@@ -27,14 +23,13 @@ import reactor.core.publisher.Flux;
  * counted by retryability, and the newest snapshot's offset, size and age exposed. Everything
  * else is passed through unchanged. Thread-safe; blocks only where the wrapped log does.
  */
-public final class MeteredEventLog implements EventLog {
+public final class MeteredEventLog extends ForwardingEventLog {
 
     /** Commit latencies from 0.1 ms to 2.5 s. */
     private static final Duration[] COMMIT_BUCKETS = java.util.stream.LongStream.of(100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000,
             50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000).mapToObj(Duration::ofNanos).map(d -> d.multipliedBy(1000))
             .toArray(Duration[]::new);
 
-    private final EventLog log;
     private final EngineClock clock;
     private final Counter appended;
     private final Counter failedRetryable;
@@ -49,7 +44,7 @@ public final class MeteredEventLog implements EventLog {
      *                  Kafka); read at each scrape
      */
     public MeteredEventLog(EventLog log, MeterRegistry registry, EngineClock clock, LongSupplier sizeBytes) {
-        this.log = log;
+        super(log);
         this.clock = clock;
         appended = Counter.builder("kproxy_journal_appended_records_total").description("Records appended and durable").register(registry);
         failedRetryable = Counter.builder("kproxy_journal_append_failures_total").description("Appends the log refused")
@@ -71,7 +66,7 @@ public final class MeteredEventLog implements EventLog {
                 .register(registry);
         Gauge.builder("kproxy_journal_snapshot_age_seconds", this, MeteredEventLog::snapshotAge)
                 .description("Time since the newest snapshot was taken").register(registry);
-        Gauge.builder("kproxy_journal_records_since_snapshot", this, m -> m.log.nextOffset() - 1 - m.snapshotOffset.get())
+        Gauge.builder("kproxy_journal_records_since_snapshot", this, m -> m.nextOffset() - 1 - m.snapshotOffset.get())
                 .description("Records a restart replays after the newest snapshot").register(registry);
         long last = log.nextOffset() - 1;
         if (last >= 0) {
@@ -91,7 +86,7 @@ public final class MeteredEventLog implements EventLog {
     @Override
     public CompletableFuture<List<Long>> append(List<Draft> drafts) {
         long start = clock.nanoTime();
-        return log.append(drafts).whenComplete((offsets, error) -> {
+        return super.append(drafts).whenComplete((offsets, error) -> {
             if (error == null) {
                 appended.increment(drafts.size());
                 commit.record(Duration.ofNanos(clock.nanoTime() - start));
@@ -103,45 +98,10 @@ public final class MeteredEventLog implements EventLog {
     }
 
     @Override
-    public List<Envelope> read(long fromOffset, int max) {
-        return log.read(fromOffset, max);
-    }
-
-    @Override
-    public Flux<Envelope> tail(long fromOffset) {
-        return log.tail(fromOffset);
-    }
-
-    @Override
-    public long nextOffset() {
-        return log.nextOffset();
-    }
-
-    @Override
-    public long firstOffset() {
-        return log.firstOffset();
-    }
-
-    @Override
-    public OptionalLong offsetAt(Instant time) {
-        return log.offsetAt(time);
-    }
-
-    @Override
     public void storeSnapshot(long offset, byte[] data) {
-        log.storeSnapshot(offset, data);
+        super.storeSnapshot(offset, data);
         snapshotOffset.set(offset);
         snapshotBytes.set(data.length);
         snapshotAt.set(clock.now());
-    }
-
-    @Override
-    public Optional<Snapshot> snapshotAtOrBefore(long offset) {
-        return log.snapshotAtOrBefore(offset);
-    }
-
-    @Override
-    public void close() {
-        log.close();
     }
 }

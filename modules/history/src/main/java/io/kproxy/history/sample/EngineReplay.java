@@ -5,21 +5,17 @@ import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineClock;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.engine.Recorder;
-import io.kproxy.events.Envelope;
 import io.kproxy.journal.spi.EventLog;
-import io.kproxy.journal.spi.Snapshot;
+import io.kproxy.journal.spi.ForwardingEventLog;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import reactor.core.publisher.Flux;
 
 /**
  * Runs the real engine ({@link Engine}: tail, fold, sync runner, backend, recorder) over a
@@ -75,17 +71,16 @@ final class EngineReplay {
     }
 
     /** The log, keeping the futures of the engine's appends so that none is lost when the run ends. */
-    private static final class TrackingLog implements EventLog {
-        private final EventLog delegate;
+    private static final class TrackingLog extends ForwardingEventLog {
         private final List<CompletableFuture<List<Long>>> appends = new ArrayList<>();
 
         TrackingLog(EventLog delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public CompletableFuture<List<Long>> append(List<Draft> drafts) {
-            CompletableFuture<List<Long>> f = delegate.append(drafts);
+            CompletableFuture<List<Long>> f = super.append(drafts);
             synchronized (appends) {
                 appends.add(f);
             }
@@ -98,41 +93,6 @@ final class EngineReplay {
                 copy = List.copyOf(appends);
             }
             CompletableFuture.allOf(copy.toArray(CompletableFuture[]::new)).join();
-        }
-
-        @Override
-        public List<Envelope> read(long fromOffset, int max) {
-            return delegate.read(fromOffset, max);
-        }
-
-        @Override
-        public Flux<Envelope> tail(long fromOffset) {
-            return delegate.tail(fromOffset);
-        }
-
-        @Override
-        public long nextOffset() {
-            return delegate.nextOffset();
-        }
-
-        @Override
-        public long firstOffset() {
-            return delegate.firstOffset();
-        }
-
-        @Override
-        public OptionalLong offsetAt(Instant time) {
-            return delegate.offsetAt(time);
-        }
-
-        @Override
-        public void storeSnapshot(long offset, byte[] data) {
-            delegate.storeSnapshot(offset, data);
-        }
-
-        @Override
-        public Optional<Snapshot> snapshotAtOrBefore(long offset) {
-            return delegate.snapshotAtOrBefore(offset);
         }
 
         @Override
