@@ -4,17 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kproxy.testkit.KernelTests;
-import io.kproxy.testkit.netns.NetnsExecutor;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
-import io.kproxy.testkit.netns.Topology;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,7 +33,6 @@ import org.junit.jupiter.api.Test;
 class AgentEndToEndIT {
 
     private static final String NODE = "node-a";
-    private static final int API_PORT = 16443;
     private static final Duration SYNC_PERIOD = Duration.ofSeconds(2);
     private static final String WEB = "172.30.0.10";
     private static final String API = "172.30.0.20";
@@ -47,26 +40,18 @@ class AgentEndToEndIT {
     private static final String POD2 = "10.0.1.12";
     private static final String RPOD = "10.0.2.11";
 
-    private Topology topo;
-    private MockApi api;
-    private NetnsRelay relay;
-    private NetnsExecutor node;
-    private Path journal;
+    private AgentWorld world;
     private final List<AgentProcess> agents = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
         KernelTests.require("ip", "nft");
-        topo = Topology.create();
-        node = topo.executor("node");
-        api = new MockApi();
-        relay = NetnsRelay.start(node, API_PORT, new InetSocketAddress("127.0.0.1", api.port()));
-        journal = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "e2e-journal-");
-        api.apply(MockApi.node(NODE, "192.168.0.2"));
-        api.apply(MockApi.service("web", WEB));
-        api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString()));
-        api.apply(MockApi.service("api", API));
-        api.apply(MockApi.slice("api", List.of(new String[] {POD1, NODE}, new String[] {RPOD, "node-b"}), Instant.now().toString()));
+        world = AgentWorld.create("kp-e2e-");
+        world.api.apply(MockApi.node(NODE, "192.168.0.2"));
+        world.api.apply(MockApi.service("web", WEB));
+        world.api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString()));
+        world.api.apply(MockApi.service("api", API));
+        world.api.apply(MockApi.slice("api", List.of(new String[] {POD1, NODE}, new String[] {RPOD, "node-b"}), Instant.now().toString()));
     }
 
     @AfterEach
@@ -74,50 +59,29 @@ class AgentEndToEndIT {
         for (AgentProcess a : agents) {
             a.close();
         }
-        if (relay != null) {
-            relay.close();
-        }
-        if (api != null) {
-            api.close();
-        }
-        if (topo != null) {
-            topo.close();
-        }
-        if (journal != null) {
-            try (var files = Files.walk(journal)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (world != null) {
+            world.close();
         }
     }
 
     private AgentProcess startAgent(String logName) throws Exception {
-        AgentProcess a = AgentProcess.start(topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
-                "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
-                journal.toString(), "--iptables-sync-period", SYNC_PERIOD.toSeconds() + "s", "--iptables-min-sync-period", "0s",
+        AgentProcess a = AgentProcess.start(world.topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
+                "http://127.0.0.1:" + AgentWorld.API_PORT, "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
+                world.dir.resolve("journal").toString(), "--iptables-sync-period", SYNC_PERIOD.toSeconds() + "s", "--iptables-min-sync-period", "0s",
                 "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address", "127.0.0.1:10249", "--snapshot-interval", "100",
-                "--admin-socket", journal.resolveSibling(journal.getFileName() + ".admin.sock").toString()),
+                "--admin-socket", world.dir.resolve("admin.sock").toString()),
                 logName);
         agents.add(a);
         return a;
     }
 
     private NetnsHttp.Response get(int port, String path) {
-        return NetnsHttp.get(node, "127.0.0.1", port, path);
+        return NetnsHttp.get(world.node, "127.0.0.1", port, path);
     }
 
-    /** The servers that answered {@code tries} TCP connections from pod3 to {@code ip}:80. */
-    private Set<String> tcpServers(String ip, int tries) {
-        Probe p = topo.probe("pod3", 1_000);
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < tries; i++) {
-            Outcome o = p.tcp(null, ip, 80);
-            seen.add(o.kind() == Outcome.Kind.REPLY ? o.server() : o.kind().name());
-        }
-        return seen;
-    }
 
     private String rules() {
-        return normalise(topo.ns("node").exec("nft", "list", "ruleset"));
+        return normalise(world.topo.ns("node").exec("nft", "list", "ruleset"));
     }
 
     /**
@@ -173,15 +137,15 @@ class AgentEndToEndIT {
     @Test
     void programsFollowsSurvivesAKill9AndStopsCleanly() throws Exception {
         AgentProcess agent = startAgent("e2e-agent-1.log");
-        Probe pod3 = topo.probe("pod3", 1_000);
+        Probe pod3 = world.topo.probe("pod3", 1_000);
 
         // 1. Real TCP and UDP connections from a pod reach the backends.
         await("web reachable").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> pod3.tcp(null, WEB, 80).kind() == Outcome.Kind.REPLY || !agent.alive());
         assertThat(agent.alive()).as("agent alive; log:%n%s", agent.output()).isTrue();
-        assertThat(tcpServers(WEB, 40)).containsExactlyInAnyOrder("pod1", "pod2");
+        assertThat(world.tcpServers(WEB, 40)).containsExactlyInAnyOrder("pod1", "pod2");
         assertThat(pod3.udp(null, 0, WEB, 53).server()).isIn("pod1", "pod2");
-        assertThat(tcpServers(API, 40)).containsExactlyInAnyOrder("pod1", "rpod");
+        assertThat(world.tcpServers(API, 40)).containsExactlyInAnyOrder("pod1", "rpod");
 
         // Health and metrics with upstream's addresses, paths and names.
         NetnsHttp.Response healthz = get(10256, "/healthz");
@@ -202,27 +166,27 @@ class AgentEndToEndIT {
                 .as("slices changed before the agent started are not measured, as upstream").isZero();
 
         // 2. Scale an EndpointSlice and delete a Service: the kernel follows.
-        api.apply(MockApi.slice("web", List.<String[]>of(new String[] {POD1, NODE}), Instant.now().toString()));
-        await("web scaled down").atMost(Duration.ofSeconds(30)).until(() -> tcpServers(WEB, 10).equals(Set.of("pod1")));
-        assertThat(tcpServers(WEB, 30)).containsExactly("pod1");
+        world.api.apply(MockApi.slice("web", List.<String[]>of(new String[] {POD1, NODE}), Instant.now().toString()));
+        await("web scaled down").atMost(Duration.ofSeconds(30)).until(() -> world.tcpServers(WEB, 10).equals(Set.of("pod1")));
+        assertThat(world.tcpServers(WEB, 30)).containsExactly("pod1");
         String afterChange = get(10249, "/metrics").body();
         assertThat(metric(afterChange, "kubeproxy_network_programming_duration_seconds_count{ip_family=\"IPv4\"}")).isEqualTo(1);
         assertThat(metric(afterChange, "kubeproxy_network_programming_duration_seconds_bucket{ip_family=\"IPv4\",le=\"1.0\"}"))
                 .as("programmed within a second of the change").isEqualTo(1);
-        api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {RPOD, "node-b"}), Instant.now().toString()));
-        await("web scaled up").atMost(Duration.ofSeconds(30)).until(() -> tcpServers(WEB, 20).equals(Set.of("pod1", "rpod")));
+        world.api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {RPOD, "node-b"}), Instant.now().toString()));
+        await("web scaled up").atMost(Duration.ofSeconds(30)).until(() -> world.tcpServers(WEB, 20).equals(Set.of("pod1", "rpod")));
         assertThat(rules()).contains("demo/web/tcp/http");
-        api.deleteService("web");
+        world.api.deleteService("web");
         await("web deleted").atMost(Duration.ofSeconds(30)).until(() -> !rules().contains("demo/web/"));
         assertThat(pod3.tcp(null, WEB, 80).kind()).isNotEqualTo(Outcome.Kind.REPLY);
-        assertThat(tcpServers(API, 20)).containsExactlyInAnyOrder("pod1", "rpod");
+        assertThat(world.tcpServers(API, 20)).containsExactlyInAnyOrder("pod1", "rpod");
 
         // 3. The API server goes away for longer than the health timeout, then comes back.
-        relay.pause();
+        world.relay.pause();
         await("healthz 503 without the API server").atMost(Duration.ofSeconds(30)).until(() -> get(10256, "/healthz").status() == 503);
         assertThat(get(10256, "/livez").status()).as("livez is not about the API server").isEqualTo(200);
-        assertThat(tcpServers(API, 10)).as("losing the API server flushes nothing").containsExactlyInAnyOrder("pod1", "rpod");
-        relay.resume();
+        assertThat(world.tcpServers(API, 10)).as("losing the API server flushes nothing").containsExactlyInAnyOrder("pod1", "rpod");
+        world.relay.resume();
         await("healthz 200 with the API server back").atMost(Duration.ofSeconds(60)).until(() -> get(10256, "/healthz").status() == 200);
 
         // 4. kill -9 under traffic and restart: traffic never stops, the rules come back equal.
@@ -231,7 +195,7 @@ class AgentEndToEndIT {
         AtomicInteger ok = new AtomicInteger();
         List<Outcome> failures = new CopyOnWriteArrayList<>();
         Thread load = Thread.ofPlatform().daemon().start(() -> {
-            Probe p = topo.probe("pod3", 1_000);
+            Probe p = world.topo.probe("pod3", 1_000);
             while (traffic.get()) {
                 Outcome o = p.tcp(null, API, 80);
                 if (o.kind() == Outcome.Kind.REPLY) {
@@ -266,6 +230,6 @@ class AgentEndToEndIT {
         assertThat(exit).isIn(0, 143);
         assertThat(restarted.output()).as("exit %d", exit).contains("decision=agent-stopped rules=kept");
         assertThat(rules()).isEqualTo(before);
-        assertThat(tcpServers(API, 10)).containsExactlyInAnyOrder("pod1", "rpod");
+        assertThat(world.tcpServers(API, 10)).containsExactlyInAnyOrder("pod1", "rpod");
     }
 }

@@ -9,23 +9,15 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.testkit.KernelTests;
-import io.kproxy.testkit.netns.NetnsExecutor;
-import io.kproxy.testkit.netns.Outcome;
-import io.kproxy.testkit.netns.Probe;
-import io.kproxy.testkit.netns.Topology;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,30 +34,21 @@ import picocli.CommandLine;
 class RollbackIT {
 
     private static final String NODE = "node-a";
-    private static final int API_PORT = 16443;
     private static final String WEB = "172.30.0.10";
     private static final String EXTRA = "172.30.0.30";
     private static final String POD1 = "10.0.1.11";
     private static final String POD2 = "10.0.1.12";
 
-    private Topology topo;
-    private MockApi api;
-    private NetnsRelay relay;
-    private NetnsExecutor node;
-    private Path dir;
+    private AgentWorld world;
     private AgentProcess agent;
 
     @BeforeEach
     void setUp() throws Exception {
         KernelTests.require("ip", "nft");
-        topo = Topology.create();
-        node = topo.executor("node");
-        api = new MockApi();
-        relay = NetnsRelay.start(node, API_PORT, new InetSocketAddress("127.0.0.1", api.port()));
-        dir = Files.createTempDirectory(Path.of("/tmp"), "kp-rollback-");
-        api.apply(MockApi.node(NODE, "192.168.0.2"));
-        api.apply(MockApi.service("web", WEB));
-        api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString()));
+        world = AgentWorld.create("kp-rollback-");
+        world.api.apply(MockApi.node(NODE, "192.168.0.2"));
+        world.api.apply(MockApi.service("web", WEB));
+        world.api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString()));
     }
 
     @AfterEach
@@ -73,35 +56,15 @@ class RollbackIT {
         if (agent != null) {
             agent.close();
         }
-        if (relay != null) {
-            relay.close();
-        }
-        if (api != null) {
-            api.close();
-        }
-        if (topo != null) {
-            topo.close();
-        }
-        if (dir != null) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+        if (world != null) {
+            world.close();
         }
     }
 
     private Path socket() {
-        return dir.resolve("run").resolve("admin.sock");
+        return world.dir.resolve("run").resolve("admin.sock");
     }
 
-    private Set<String> tcp(String ip, int tries) {
-        Probe p = topo.probe("pod3", 1_000);
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < tries; i++) {
-            Outcome o = p.tcp(null, ip, 80);
-            seen.add(o.kind() == Outcome.Kind.REPLY ? o.server() : o.kind().name());
-        }
-        return seen;
-    }
 
     record Run(int exit, String out, String err) {
     }
@@ -120,23 +83,23 @@ class RollbackIT {
 
     @Test
     void breakRollBackTrafficFlowsResumeLiveStateReturnsJournalHoldsPinAndUnpin() throws Exception {
-        agent = AgentProcess.start(topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
-                "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
-                dir.resolve("journal").toString(), "--admin-socket", socket().toString(), "--iptables-sync-period", "2s",
+        agent = AgentProcess.start(world.topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
+                "http://127.0.0.1:" + AgentWorld.API_PORT, "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
+                world.dir.resolve("journal").toString(), "--admin-socket", socket().toString(), "--iptables-sync-period", "2s",
                 "--iptables-min-sync-period", "0s", "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address",
                 "127.0.0.1:10249"), "rollback-agent.log");
         await("web reachable").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                .until(() -> tcp(WEB, 1).contains("pod1") || tcp(WEB, 1).contains("pod2") || !agent.alive());
+                .until(() -> world.tcpServers(WEB, 1).contains("pod1") || world.tcpServers(WEB, 1).contains("pod2") || !agent.alive());
         assertThat(agent.alive()).as("agent alive; log:%n%s", agent.output()).isTrue();
         await("admin socket").atMost(Duration.ofSeconds(30)).until(() -> Files.exists(socket()));
-        assertThat(tcp(WEB, 30)).containsExactlyInAnyOrder("pod1", "pod2");
+        assertThat(world.tcpServers(WEB, 30)).containsExactlyInAnyOrder("pod1", "pod2");
         Thread.sleep(1_100);
         Instant good = Instant.now();
         Thread.sleep(1_100);
 
         // A bad edit: the slice points at 8081, where nothing listens. Real connections fail.
-        api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString(), 8081));
-        await("web broken").atMost(Duration.ofSeconds(30)).until(() -> tcp(WEB, 3).equals(Set.of("REJECTED")));
+        world.api.apply(MockApi.slice("web", List.of(new String[] {POD1, NODE}, new String[] {POD2, NODE}), Instant.now().toString(), 8081));
+        await("web broken").atMost(Duration.ofSeconds(30)).until(() -> world.tcpServers(WEB, 3).equals(Set.of("REJECTED")));
 
         // Bad input: a clear message, a non-zero exit, nothing journaled.
         Run before = kproxy("rollback", "--to", "2001-01-01T00:00:00Z");
@@ -147,32 +110,32 @@ class RollbackIT {
         Run rollback = kproxy("rollback", "--to", good.toString(), "--reason", "web points at 8081");
         assertThat(rollback.exit()).as("%s%s", rollback.out(), rollback.err()).isZero();
         assertThat(rollback.out()).contains("dataplane pinned to the state at " + good).contains("programmed by sync generation");
-        assertThat(tcp(WEB, 30)).as("traffic flows again").containsExactlyInAnyOrder("pod1", "pod2");
+        assertThat(world.tcpServers(WEB, 30)).as("traffic flows again").containsExactlyInAnyOrder("pod1", "pod2");
         Run status = kproxy("status");
         assertThat(status.out()).startsWith("dataplane: PINNED to offset ").contains(": web points at 8081");
-        NetnsHttp.Response healthz = NetnsHttp.get(node, "127.0.0.1", 10256, "/healthz");
+        NetnsHttp.Response healthz = NetnsHttp.get(world.node, "127.0.0.1", 10256, "/healthz");
         assertThat(healthz.status()).isEqualTo(200);
         assertThat(healthz.body()).containsPattern("\"dataplanePinned\": true, \"pinnedToOffset\": \\d+}$");
-        assertThat(NetnsHttp.get(node, "127.0.0.1", 10249, "/metrics").body()).contains("kproxy_dataplane_pinned 1.0");
+        assertThat(NetnsHttp.get(world.node, "127.0.0.1", 10249, "/metrics").body()).contains("kproxy_dataplane_pinned 1.0");
 
         // Journaling continues under the pin: a new Service is recorded, not programmed.
-        api.apply(MockApi.service("extra", EXTRA));
-        api.apply(MockApi.slice("extra", List.<String[]>of(new String[] {POD1, NODE}), Instant.now().toString()));
+        world.api.apply(MockApi.service("extra", EXTRA));
+        world.api.apply(MockApi.slice("extra", List.<String[]>of(new String[] {POD1, NODE}), Instant.now().toString()));
         Thread.sleep(2_000);
-        assertThat(tcp(EXTRA, 3)).as("pinned: the new Service is not programmed").doesNotContain("pod1");
-        assertThat(tcp(WEB, 10)).containsExactlyInAnyOrder("pod1", "pod2");
+        assertThat(world.tcpServers(EXTRA, 3)).as("pinned: the new Service is not programmed").doesNotContain("pod1");
+        assertThat(world.tcpServers(WEB, 10)).containsExactlyInAnyOrder("pod1", "pod2");
 
         Run resume = kproxy("resume", "--reason", "someone else fixes web");
         assertThat(resume.exit()).as("%s%s", resume.out(), resume.err()).isZero();
         assertThat(resume.out()).contains("dataplane resumed live state");
-        assertThat(tcp(WEB, 5)).as("the live (broken) state returns").containsExactly("REJECTED");
-        assertThat(tcp(EXTRA, 10)).as("and what was journaled meanwhile").containsExactly("pod1");
+        assertThat(world.tcpServers(WEB, 5)).as("the live (broken) state returns").containsExactly("REJECTED");
+        assertThat(world.tcpServers(EXTRA, 10)).as("and what was journaled meanwhile").containsExactly("pod1");
         assertThat(kproxy("status").out()).startsWith("dataplane: live");
-        assertThat(NetnsHttp.get(node, "127.0.0.1", 10249, "/metrics").body()).contains("kproxy_dataplane_pinned 0.0");
+        assertThat(NetnsHttp.get(world.node, "127.0.0.1", 10249, "/metrics").body()).contains("kproxy_dataplane_pinned 0.0");
 
         assertThat(agent.terminate()).isIn(0, 143);
         agent = null;
-        try (LocalJournal j = LocalJournal.openReadOnly(dir.resolve("journal"))) {
+        try (LocalJournal j = LocalJournal.openReadOnly(world.dir.resolve("journal"))) {
             List<Envelope> all = j.read(0, Integer.MAX_VALUE);
             Envelope pin = all.stream().filter(e -> e.event() instanceof DataplanePinned).findFirst().orElseThrow();
             Envelope unpin = all.stream().filter(e -> e.event() instanceof DataplaneUnpinned).findFirst().orElseThrow();
