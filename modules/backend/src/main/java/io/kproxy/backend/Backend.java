@@ -39,6 +39,18 @@ public interface Backend extends AutoCloseable {
      */
     Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options);
 
+    /**
+     * The full transaction that takes the kernel, as it is now, to {@code desired}: what the
+     * engine applies when it has no last applied plan it can trust (its first sync, the sync after
+     * a failure, or after something else changed the rules). A backend that can read what it owns
+     * in the kernel takes that over in place, so that a restarting proxy does not disturb new
+     * connections; the default is {@code diff(Optional.empty(), desired, options)}. Reads the
+     * kernel; blocks.
+     */
+    default Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
+        return diff(Optional.empty(), desired, options);
+    }
+
     /** Programs the kernel. Blocks. */
     void apply(Transaction transaction) throws KernelException;
 

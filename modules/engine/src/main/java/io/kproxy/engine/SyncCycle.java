@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *       last programmed state and the target (from the empty state on the first sync, so that
  *       upstream's start-up conntrack cleanup happens too);</li>
  *   <li>full or partial by {@link FullSyncSchedule}: the first sync and the one after a failure
- *       start from no known kernel state; the hourly one, a node change and a change of the
+ *       start from no known kernel state (the backend's {@link Backend#diffFromKernel} reads what the
+ *       kernel holds and takes it over, so a restart does not disturb traffic); the hourly one, a node change and a change of the
  *       dataplane pin (rollback, resume) rewrite everything;</li>
  *   <li>render (incrementally from the last applied plan when there is one, or on the first
  *       sync from the {@link DraftPlan} rendered while the initial list arrived), diff, apply;</li>
@@ -136,7 +137,11 @@ final class SyncCycle {
                         ? backend.renderIncremental(d.get().plan(), target.node(), StateDelta.between(d.get().node(), target.node()))
                         : backend.render(target.node());
             }
-            tx = backend.diff(fromScratch ? Optional.empty() : lastApplied, plan, full ? SyncOptions.fullAt(now) : SyncOptions.at(now));
+            SyncOptions syncOptions = full ? SyncOptions.fullAt(now) : SyncOptions.at(now);
+            // With no plan to trust, the backend reads what the kernel holds and takes it over.
+            tx = fromScratch ? backend.diffFromKernel(plan, syncOptions) : backend.diff(lastApplied, plan, syncOptions);
+        } catch (KernelException e) {
+            return failed(target, SyncKind.FULL, now, start, e.getMessage(), e.retryable());
         } catch (RuntimeException e) {
             // A render or diff bug: the input is not going to change by retrying at once.
             return failed(target, full ? SyncKind.FULL : SyncKind.PARTIAL, now, start, e.toString(), false);

@@ -113,6 +113,20 @@ final class FakeBackend implements Backend {
         return new Transaction("fake", SyncKind.PARTIAL, ops.size(), String.join("\n", ops), want);
     }
 
+    /** What reading the kernel before a transaction from it answers: null to read fine, or the error to throw. */
+    KernelException kernelReadFailure;
+    /** How often the engine asked for a transaction from the kernel as it is. */
+    int kernelReads;
+
+    @Override
+    public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
+        kernelReads++;
+        if (kernelReadFailure != null) {
+            throw kernelReadFailure;
+        }
+        return diff(Optional.empty(), desired, options);
+    }
+
     @Override
     public void apply(Transaction transaction) throws KernelException {
         Optional<KernelException> fail = failure.apply(transaction);

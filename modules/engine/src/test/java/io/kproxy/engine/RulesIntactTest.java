@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.KernelException;
 import io.kproxy.events.SyncApplied;
+import io.kproxy.events.SyncFailed;
 import io.kproxy.events.SyncKind;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +39,28 @@ class RulesIntactTest {
     void theFirstSyncIsFullWithoutAProbe() {
         start();
         assertThat(h.backend.probes).isZero();
+    }
+
+    @Test
+    void theFirstSyncAndTheOneAfterAFailureStartFromTheKernelAsItIs() {
+        start();
+        assertThat(h.backend.kernelReads).as("the first sync takes over what the kernel holds").isEqualTo(1);
+        h.backend.failure = tx -> tx.kind() == SyncKind.PARTIAL ? Optional.of(new KernelException(KernelException.Kind.RETRYABLE, "busy"))
+                : Optional.empty();
+        h.backend.kernelReadFailure = new KernelException(KernelException.Kind.RETRYABLE, "nft list chains ip: busy");
+        h.append(slice("a", "10.0.1.7").resourceVersion("2").observed());
+        h.advance(Duration.ofSeconds(5));
+        List<String> errors = h.events(SyncFailed.class).stream().map(SyncFailed::error).toList();
+        assertThat(errors).as("the partial sync failed, then reading the kernel for each retry failed").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(errors.getFirst()).endsWith(": busy");
+        assertThat(errors.subList(1, errors.size())).allMatch(e -> e.endsWith("nft list chains ip: busy"));
+        assertThat(h.backend.applied).as("nothing applied without reading the kernel").hasSize(2);
+        h.backend.kernelReadFailure = null;
+        h.advance(SYNC_PERIOD);
+        assertThat(h.backend.kernelReads).isGreaterThanOrEqualTo(3);
+        assertThat(h.backend.applied.getLast().kind()).isEqualTo(SyncKind.FULL);
+        assertThat(h.backend.applied.getLast().succeeded()).isTrue();
+        assertThat(h.backend.applied.getLast().text()).contains("10.0.1.7");
     }
 
     @Test

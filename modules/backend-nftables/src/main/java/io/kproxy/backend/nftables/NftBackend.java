@@ -26,11 +26,17 @@ final class NftBackend implements Backend {
 
     private final KernelPort kernel;
     private final ConntrackPort conntrack;
+    private final Optional<KernelTable.Reader> tables;
     private final AutoCloseable resources;
+    /** The last takeover transaction handed out, so that its refusal can be told apart. */
+    private volatile Transaction adoption;
+    /** The kernel refused the last takeover: the next transaction from the kernel recreates the tables. */
+    private volatile boolean adoptionRefused;
 
-    NftBackend(KernelPort kernel, ConntrackPort conntrack, AutoCloseable resources) {
+    NftBackend(KernelPort kernel, ConntrackPort conntrack, Optional<KernelTable.Reader> tables, AutoCloseable resources) {
         this.kernel = kernel;
         this.conntrack = conntrack;
+        this.tables = tables;
         this.resources = resources;
     }
 
@@ -54,13 +60,47 @@ final class NftBackend implements Backend {
         return NftDiff.diff(lastApplied.map(NftBackend::nft), nft(desired), options);
     }
 
+    /**
+     * Takes over the tables the kernel holds ({@link NftDiff#adopt}) when they exist and the
+     * kernel has not refused the previous takeover; otherwise, or without a reader, the tables are
+     * deleted and recreated.
+     */
+    @Override
+    public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
+        if (tables.isEmpty() || adoptionRefused) {
+            adoptionRefused = false;
+            return diff(Optional.empty(), desired, options);
+        }
+        KernelTable v4 = tables.get().read(NftFamily.V4);
+        KernelTable v6 = tables.get().read(NftFamily.V6);
+        if (!v4.exists() && !v6.exists()) {
+            return diff(Optional.empty(), desired, options);
+        }
+        Transaction tx = NftDiff.adopt(v4, v6, nft(desired), options.now());
+        LOG.info("nftables take-over ipv4_chains={} ipv6_chains={} operations={}", v4.chains().size(), v6.chains().size(), tx.operations());
+        adoption = tx;
+        return tx;
+    }
+
     @Override
     public void apply(Transaction transaction) throws KernelException {
         if (transaction.isEmpty()) {
             return;
         }
         long start = System.nanoTime();
-        kernel.apply(transaction.text());
+        try {
+            kernel.apply(transaction.text());
+        } catch (KernelException e) {
+            if (transaction == adoption && !e.retryable()) {
+                adoptionRefused = true;
+                LOG.warn("nftables take-over refused decision=recreate-tables-next-sync error=\"{}\"", e.getMessage());
+            }
+            throw e;
+        } finally {
+            if (transaction == adoption) {
+                adoption = null;
+            }
+        }
         LOG.info("nftables apply kind={} operations={} millis={}", transaction.kind(), transaction.operations(),
                 (System.nanoTime() - start) / 1_000_000);
     }

@@ -18,8 +18,15 @@ import java.util.Set;
  * {@code syncProxyRules} transaction, {@code pkg/proxy/nftables/proxier.go}). Pure.
  *
  * <ul>
- *   <li>No last plan (first sync, or after a failure): the table is deleted and recreated in one
- *       atomic transaction; nothing of an unknown earlier state survives.</li>
+ *   <li>No last plan and no table in the kernel: the table is created (deleted first, in case).</li>
+ *   <li>No last plan but a table in the kernel (a restart, or the sync after a failure):
+ *       {@link #adopt} takes the table over in place from the names the kernel holds
+ *       ({@link KernelTable}). Deleting and recreating the table instead is atomic for the rules
+ *       but not for packets: while the transaction commits, the old NAT base chains are
+ *       unregistered and the new ones registered, and a new connection arriving then is not
+ *       DNATed and meets the new table's REJECT for a cluster IP (RestartUnderLoadIT: about one
+ *       connection in 2,500 during 100 recreations). That is the fallback only when the kernel
+ *       refuses the takeover (an object declared differently).</li>
  *   <li>A forced full sync, or a changed base ruleset: {@code flush table}, then every object
  *       again; affinity sets keep their entries, as upstream's full sync does.</li>
  *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted;
@@ -48,13 +55,97 @@ final class NftDiff {
     private static Transaction recreate(NftPlan desired) {
         Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
         for (FamilyPlan p : List.of(desired.v4(), desired.v6())) {
-            // "add" first so that "delete" cannot fail on a missing table.
-            out.add("add table " + p.family().table());
-            out.add("delete table " + p.family().table());
-            NftPlan.write(out, p, false);
+            recreateFamily(out, p);
         }
         NftPlan result = desired.withStale(PersistentMap.empty());
         return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), result);
+    }
+
+    private static void recreateFamily(Commands out, FamilyPlan p) {
+        // "add" first so that "delete" cannot fail on a missing table.
+        out.add("add table " + p.family().table());
+        out.add("delete table " + p.family().table());
+        NftPlan.write(out, p, false);
+    }
+
+    /**
+     * The full transaction from the kernel's tables as they are ({@code v4}, {@code v6}: what
+     * {@link KernelTable} read) to {@code desired}, without deleting a table that exists:
+     * {@code flush table} empties every chain; the sets and maps still wanted are declared again
+     * in place and flushed (the affinity sets keep their entries), never deleted: a packet that
+     * entered a chain before the commit still looks into them after it, and finds the new
+     * elements. Sets no longer wanted are deleted; maps no longer wanted are flushed and, with
+     * the chains no longer wanted, deleted by a later sync ({@link NftPlan#STALE_GRACE}); base
+     * chains no longer declared go at once. The kernel refuses it when a chain, set or map is
+     * declared differently from {@code desired}; the caller then falls back to {@link #diff} with
+     * no last plan. Pure.
+     */
+    static Transaction adopt(KernelTable v4, KernelTable v6, NftPlan desired, Instant now) {
+        Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
+        PersistentMap<String, Stale> stale = PersistentMap.empty();
+        stale = adoptFamily(out, v4, desired.v4(), stale, now);
+        stale = adoptFamily(out, v6, desired.v6(), stale, now);
+        return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), desired.withStale(stale));
+    }
+
+    private static PersistentMap<String, Stale> adoptFamily(Commands out, KernelTable kernel, FamilyPlan desired,
+            PersistentMap<String, Stale> stale, Instant now) {
+        if (!kernel.exists()) {
+            recreateFamily(out, desired);
+            return stale;
+        }
+        String t = desired.family().table();
+        Set<String> baseChains = declared(desired.base(), "chain", t);
+        Set<String> baseSets = declared(desired.base(), "set", t);
+        Set<String> baseMaps = declared(desired.base(), "map", t);
+        out.add("add table " + t);
+        out.add("flush table " + t);
+        kernel.chains().forEach((name, hooked) -> {
+            if (hooked && !baseChains.contains(name)) {
+                out.add("delete chain " + t + " " + name);
+            }
+        });
+        for (String s : kernel.sets()) {
+            if (!baseSets.contains(s) && !desired.affinitySets().containsKey(s)) {
+                out.add("delete set " + t + " " + s);
+            }
+        }
+        var next = stale;
+        for (String m : kernel.maps()) {
+            if (!baseMaps.contains(m) && !desired.maps().containsKey(m)) {
+                // It still holds gotos to chains that go with it, later.
+                out.add("flush map " + t + " " + m);
+                next = next.plus(Stale.key(desired.family(), "map", m), new Stale(desired.family(), "map", m, now));
+            }
+        }
+        desired.base().declarations().forEach(out::add);
+        for (String c : desired.base().containers()) {
+            if (kernel.sets().contains(c) || kernel.maps().contains(c)) {
+                out.add("flush " + (BaseRuleset.isSet(c) ? "set " : "map ") + t + " " + c);
+            }
+        }
+        desired.base().rules().forEach(out::add);
+        for (PortFragment p : desired.fragments().values()) {
+            Commands.fragment(out, desired, p, true);
+        }
+        for (var c : kernel.chains().entrySet()) {
+            if (!c.getValue() && !baseChains.contains(c.getKey()) && !desired.chains().containsKey(c.getKey())) {
+                next = next.plus(Stale.key(desired.family(), "chain", c.getKey()), new Stale(desired.family(), "chain", c.getKey(), now));
+            }
+        }
+        return next;
+    }
+
+    /** The names of the {@code kind} objects the base ruleset declares. */
+    private static Set<String> declared(BaseRuleset base, String kind, String table) {
+        String prefix = "add " + kind + " " + table + " ";
+        Set<String> out = new HashSet<>();
+        for (String d : base.declarations()) {
+            if (d.startsWith(prefix)) {
+                out.add(d.substring(prefix.length()).split(" ", 2)[0]);
+            }
+        }
+        return out;
     }
 
     private static Transaction rewrite(NftPlan last, NftPlan desired, Instant now) {

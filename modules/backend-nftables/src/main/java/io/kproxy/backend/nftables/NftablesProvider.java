@@ -1,12 +1,14 @@
 package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.Backend;
+import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.netlink.ConntrackTool;
 import io.kproxy.netlink.NftExecutor;
+import io.kproxy.netlink.NftResult;
 import io.kproxy.netlink.NftExecutors;
 import io.kproxy.netlink.NfTablesClient;
 import io.kproxy.netlink.NfTablesException;
@@ -41,26 +43,42 @@ public final class NftablesProvider implements BackendProvider {
         ConntrackCleaner conntrack = new ConntrackCleaner(conntrackTool(netns));
         if ("libnftables".equals(System.getProperty(CLIENT_PROPERTY))) {
             LOG.info("nftables client=libnftables reason=property netns={}", netns.orElse("-"));
-            return new NftBackend(libnft, conntrack, executor);
+            return new NftBackend(libnft, conntrack, Optional.of(reader(executor)), executor);
         }
         try {
             NfTablesClient client = NfTablesClient.open(netns);
             LOG.info("nftables client=netlink fallback={} netns={}", executor.kind(), netns.orElse("-"));
-            return new NftBackend(new NetlinkKernelPort(client, libnft), conntrack, () -> {
+            return new NftBackend(new NetlinkKernelPort(client, libnft), conntrack, Optional.of(reader(executor)), () -> {
                 try (executor; client) {
                     // both closed
                 }
             });
         } catch (NfTablesException e) {
             LOG.warn("nftables client={} reason=\"netlink socket unavailable: {}\"", executor.kind(), e.getMessage());
-            return new NftBackend(libnft, conntrack, executor);
+            return new NftBackend(libnft, conntrack, Optional.of(reader(executor)), executor);
         }
     }
 
     @Override
     public Backend create(KernelPort kernel, ConntrackPort conntrack) {
-        return new NftBackend(kernel, conntrack, () -> {
+        return new NftBackend(kernel, conntrack, Optional.empty(), () -> {
         });
+    }
+
+    /** Reads a family's table through nft's listings ({@code list chains|sets|maps <family>}). */
+    private static KernelTable.Reader reader(NftExecutor executor) {
+        return family -> {
+            String[] out = new String[3];
+            String[] kinds = {"chains", "sets", "maps"};
+            for (int i = 0; i < kinds.length; i++) {
+                NftResult r = executor.list("list " + kinds[i] + " " + family.ipX());
+                if (!r.ok()) {
+                    throw new KernelException(KernelException.Kind.RETRYABLE, "nft list " + kinds[i] + " " + family.ipX() + ": " + r.error().strip());
+                }
+                out[i] = r.output();
+            }
+            return KernelTable.parse(family, out[0], out[1], out[2]);
+        };
     }
 
     /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it. */
