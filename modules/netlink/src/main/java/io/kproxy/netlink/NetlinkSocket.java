@@ -115,22 +115,25 @@ final class NetlinkSocket implements AutoCloseable {
         }
     }
 
-    /** Sends {@code bytes} as one datagram to the kernel, raising the send buffer when it is too small. */
-    void send(byte[] bytes) throws NetlinkException {
-        if (bytes.length + 64 > sndbuf) {
+    /**
+     * Sends the first {@code length} bytes of {@code bytes} as one datagram to the kernel, raising
+     * the send buffer when it is too small.
+     */
+    void send(byte[] bytes, int length) throws NetlinkException {
+        if (length + 64 > sndbuf) {
             // netlink refuses a datagram larger than the send buffer (EMSGSIZE); nft does the same.
-            int want = (int) Math.min(Integer.MAX_VALUE / 2, bytes.length + 64L);
+            int want = (int) Math.min(Integer.MAX_VALUE / 2, length + 64L);
             setInt(SOL_SOCKET, SO_SNDBUFFORCE, want, "SO_SNDBUFFORCE");
             sndbuf = want;
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(bytes.length);
-            MemorySegment.copy(bytes, 0, buf, ValueLayout.JAVA_BYTE, 0, bytes.length);
+            MemorySegment buf = a.allocate(length);
+            MemorySegment.copy(bytes, 0, buf, ValueLayout.JAVA_BYTE, 0, length);
             MemorySegment addr = a.allocate(12);
             addr.set(ValueLayout.JAVA_SHORT, 0, (short) AF_NETLINK);
             long n;
             do {
-                n = (long) N.sendto.invokeExact(errno, fd, buf, (long) bytes.length, 0, addr, 12);
+                n = (long) N.sendto.invokeExact(errno, fd, buf, (long) length, 0, addr, 12);
             } while (n < 0 && lastErrno() == EINTR);
             if (n < 0) {
                 throw new NetlinkException("sendto(netlink)", lastErrno());

@@ -1,6 +1,7 @@
 package io.kproxy.netlink;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -36,10 +37,23 @@ public final class NfBatch {
     private static final int NEWSETELEM = 12;
     private static final int DELSETELEM = 14;
 
+    /** One operation, described only when an error names it (a full sync holds a hundred thousand). */
+    private record Op(String what, NfFamily family, String table, String object) {
+        @Override
+        public String toString() {
+            return what + " " + familyName(family) + " " + table + (object.isEmpty() ? "" : " " + object);
+        }
+    }
+
+    /** The bytes {@link #encode} produced: the first {@code length} bytes of {@code bytes}. */
+    record Encoded(byte[] bytes, int length) {
+    }
+
     private final NlWriter w = new NlWriter(4096);
-    private final List<Integer> messageStarts = new ArrayList<>();
-    private final List<Integer> messageOps = new ArrayList<>();
-    private final List<String> ops = new ArrayList<>();
+    private int[] messageStarts = new int[64];
+    private int[] messageOps = new int[64];
+    private int messageCount;
+    private final List<Op> ops = new ArrayList<>();
     private int nextSetId = 1;
 
     public NfBatch() {
@@ -58,7 +72,7 @@ public final class NfBatch {
 
     /** What operation {@code index} does, for error messages ({@code NEWRULE ip kube-proxy services}). */
     public String describe(int index) {
-        return ops.get(index);
+        return ops.get(index).toString();
     }
 
     public void addTable(NfFamily f, String table, byte[] userdata) {
@@ -175,7 +189,7 @@ public final class NfBatch {
             throw new IllegalArgumentException("an element operation needs elements");
         }
         int op = ops.size();
-        ops.add(what + " " + familyName(f) + " " + table + " " + set);
+        ops.add(new Op(what, f, table, set));
         int i = 0;
         while (i < elements.size()) {
             int m = message(type, flags, f, op);
@@ -212,14 +226,18 @@ public final class NfBatch {
 
     private int begin(int type, int flags, NfFamily f, String what, String table, String object) {
         int op = ops.size();
-        ops.add(what + " " + familyName(f) + " " + table + (object.isEmpty() ? "" : " " + object));
+        ops.add(new Op(what, f, table, object));
         return message(type, flags, f, op);
     }
 
     private int message(int type, int flags, NfFamily f, int op) {
         int m = w.beginMessage(SUBSYS_NFTABLES << 8 | type, NLM_F_REQUEST | flags, 0, f.proto(), 0);
-        messageStarts.add(m);
-        messageOps.add(op);
+        if (messageCount == messageStarts.length) {
+            messageStarts = Arrays.copyOf(messageStarts, messageCount * 2);
+            messageOps = Arrays.copyOf(messageOps, messageCount * 2);
+        }
+        messageStarts[messageCount] = m;
+        messageOps[messageCount++] = op;
         return m;
     }
 
@@ -232,17 +250,18 @@ public final class NfBatch {
      * sent, for debug logs and tests ({@code type=<n> flags=<hex> fam=<n> <attribute tree>}).
      */
     public String dump() {
-        return NlDump.messages(encode(0, true), 4);
+        Encoded e = encode(0, true);
+        return NlDump.messages(Arrays.copyOf(e.bytes(), e.length()), 4);
     }
 
     /** Number of messages between begin and end. */
     int messages() {
-        return messageStarts.size();
+        return messageCount;
     }
 
     /** The operation message {@code i} belongs to. */
     int operationOf(int message) {
-        return messageOps.get(message);
+        return messageOps[message];
     }
 
     /**
@@ -251,30 +270,26 @@ public final class NfBatch {
      * unless {@code commit} is false (without it the kernel checks every message and aborts: a dry
      * run).
      */
-    byte[] encode(int seq, boolean commit) {
-        int mark = w.position();
-        byte[] out;
-        try {
-            w.setU32Host(8, seq);
-            for (int i = 0; i < messageStarts.size(); i++) {
-                int s = messageStarts.get(i);
-                w.setU32Host(s + 8, seq + 1 + i);
-            }
-            if (!messageStarts.isEmpty()) {
-                int last = messageStarts.getLast();
-                byte[] a = w.array();
-                int flags = (a[last + 6] & 0xff) | (a[last + 7] & 0xff) << 8;
-                a[last + 6] = (byte) (flags | NLM_F_ACK);
-                a[last + 7] = (byte) ((flags | NLM_F_ACK) >>> 8);
-            }
-            if (commit) {
-                int end = w.beginMessage(BATCH_END, NLM_F_REQUEST, seq + 1 + messageStarts.size(), 0, SUBSYS_NFTABLES);
-                w.endMessage(end);
-            }
-            out = w.toByteArray();
-        } finally {
-            w.truncate(mark);
+    Encoded encode(int seq, boolean commit) {
+        w.setU32Host(8, seq);
+        for (int i = 0; i < messageCount; i++) {
+            w.setU32Host(messageStarts[i] + 8, seq + 1 + i);
         }
+        if (messageCount > 0) {
+            int last = messageStarts[messageCount - 1];
+            byte[] a = w.array();
+            int flags = (a[last + 6] & 0xff) | (a[last + 7] & 0xff) << 8;
+            a[last + 6] = (byte) (flags | NLM_F_ACK);
+            a[last + 7] = (byte) ((flags | NLM_F_ACK) >>> 8);
+        }
+        int mark = w.position();
+        if (commit) {
+            int end = w.beginMessage(BATCH_END, NLM_F_REQUEST, seq + 1 + messageCount, 0, SUBSYS_NFTABLES);
+            w.endMessage(end);
+        }
+        Encoded out = new Encoded(w.array(), w.position());
+        // The end message stays in the array, past the position, until the batch grows again.
+        w.truncate(mark);
         return out;
     }
 }

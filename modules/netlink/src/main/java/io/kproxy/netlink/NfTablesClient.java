@@ -77,7 +77,7 @@ public final class NfTablesClient implements AutoCloseable {
         }
         int messages = batch.messages();
         int first = seq.getAndAdd(messages + 2);
-        byte[] bytes = batch.encode(first, commit);
+        NfBatch.Encoded bytes = batch.encode(first, commit);
         Outcome o = thread.call(() -> exchange(bytes, first, messages));
         if (o.errno != 0 || o.noAnswer) {
             int message = o.errorSeq - first - 1;
@@ -94,9 +94,9 @@ public final class NfTablesClient implements AutoCloseable {
     }
 
     /** Sends the batch whose begin message is {@code firstSeq} and reads the replies to its {@code messages} messages. */
-    private Outcome exchange(byte[] bytes, int firstSeq, int messages) {
+    private Outcome exchange(NfBatch.Encoded bytes, int firstSeq, int messages) {
         try {
-            socket.send(bytes);
+            socket.send(bytes.bytes(), bytes.length());
         } catch (NetlinkException e) {
             return new Outcome(firstSeq, e.errno(), e.getMessage(), false);
         }

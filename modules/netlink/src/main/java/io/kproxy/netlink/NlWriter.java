@@ -39,7 +39,9 @@ final class NlWriter {
 
     private void ensure(int more) {
         if (pos + more > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + more));
+            // By half again, not double: a full sync's batch is tens of megabytes, and the old
+            // and new arrays are alive at once while it grows.
+            buf = Arrays.copyOf(buf, Math.max(buf.length + (buf.length >> 1), pos + more));
         }
     }
 

@@ -78,7 +78,7 @@ class NfBatchTest {
         NfBatch b = new NfBatch();
         b.flushSet(NfFamily.IPV4, "kp", "a");
         b.deleteSet(NfFamily.IPV4, "kp", "b");
-        ByteBuffer bb = ByteBuffer.wrap(b.encode(100, true)).order(ByteOrder.nativeOrder());
+        ByteBuffer bb = ByteBuffer.wrap(bytes(b.encode(100, true))).order(ByteOrder.nativeOrder());
         List<int[]> headers = new ArrayList<>();
         for (int at = 0; at < bb.limit(); at += (bb.getInt(at) + 3) & ~3) {
             headers.add(new int[] {bb.getShort(at + 4) & 0xffff, bb.getShort(at + 6) & 0xffff, bb.getInt(at + 8)});
@@ -90,7 +90,7 @@ class NfBatchTest {
         assertThat(bb.get(18)).isZero();
         assertThat(bb.get(19)).isEqualTo((byte) 10);
         // A dry run has no end message.
-        byte[] dry = b.encode(7, false);
+        byte[] dry = bytes(b.encode(7, false));
         assertThat(dry.length).isEqualTo(bb.limit() - 20);
     }
 
@@ -121,5 +121,9 @@ class NfBatchTest {
         assertThat(NfExpr.reg32(0)).isEqualTo(1);
         assertThat(NfExpr.reg32(4)).isEqualTo(2);
         assertThat(NfExpr.reg32(9)).isEqualTo(17);
+    }
+
+    private static byte[] bytes(NfBatch.Encoded e) {
+        return java.util.Arrays.copyOf(e.bytes(), e.length());
     }
 }

@@ -19,10 +19,8 @@ import java.util.regex.Pattern;
  */
 public final class BatchCompiler {
 
-    private static final Pattern COMMAND = Pattern.compile("^(add|delete|flush) (table|chain|set|map|rule|element) (ip6?) (\\S+)(?: (.*))?$");
     private static final Pattern HOOK = Pattern.compile("^\\{ type (filter|nat) hook (prerouting|input|forward|output|postrouting) priority (-?\\d+) ; }$");
     private static final Pattern COMMENT = Pattern.compile("^\\{ comment \"([^\"]*)\" ; }$");
-    private static final Pattern BODY = Pattern.compile("^(\\S+) \\{ (.*) }$");
 
     private BatchCompiler() {
     }
@@ -42,23 +40,82 @@ public final class BatchCompiler {
         NfBatch batch = new NfBatch();
         List<Integer> lines = new ArrayList<>();
         Schemas s = schemas;
-        String[] all = text.split("\n");
-        for (int i = 0; i < all.length; i++) {
-            String line = all[i];
+        int number = 0;
+        for (int from = 0; from < text.length();) {
+            int end = text.indexOf('\n', from);
+            String line = text.substring(from, end < 0 ? text.length() : end);
+            from = end < 0 ? text.length() : end + 1;
+            number++;
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
             try {
-                s = command(batch, line, s);
+                s = command(batch, Command.parse(line), s);
             } catch (Unsupported | IllegalArgumentException e) {
-                return new Result(Optional.empty(), "line " + (i + 1) + ": " + e.getMessage());
+                return new Result(Optional.empty(), "line " + number + ": " + e.getMessage());
             }
             while (lines.size() < batch.size()) {
-                lines.add(i + 1);
+                lines.add(number);
             }
         }
         int[] map = lines.stream().mapToInt(Integer::intValue).toArray();
         return new Result(Optional.of(new Compiled(batch, map, s)), null);
+    }
+
+    /**
+     * One line of the grammar: {@code <verb> <kind> <ip|ip6> <table>[ <rest>]}, read by hand (a
+     * regular expression over a line of several kilobytes of elements cost more than compiling
+     * the line).
+     */
+    private record Command(String verb, String kind, String fam, String table, String rest) {
+
+        private static final List<String> VERBS = List.of("add", "delete", "flush");
+        private static final List<String> KINDS = List.of("table", "chain", "set", "map", "rule", "element");
+
+        static Command parse(String line) {
+            if (line.indexOf('\r') >= 0 || line.indexOf('\u0085') >= 0 || line.indexOf('\u2028') >= 0 || line.indexOf('\u2029') >= 0) {
+                throw new Unsupported("command " + line);
+            }
+            int a = line.indexOf(' ');
+            int b = a < 0 ? -1 : line.indexOf(' ', a + 1);
+            int c = b < 0 ? -1 : line.indexOf(' ', b + 1);
+            if (c < 0) {
+                throw new Unsupported("command " + line);
+            }
+            String verb = line.substring(0, a);
+            String kind = line.substring(a + 1, b);
+            String fam = line.substring(b + 1, c);
+            int d = line.indexOf(' ', c + 1);
+            String table = line.substring(c + 1, d < 0 ? line.length() : d);
+            if (!VERBS.contains(verb) || !KINDS.contains(kind) || !fam.equals("ip") && !fam.equals("ip6") || !word(table)) {
+                throw new Unsupported("command " + line);
+            }
+            // Interned: the batch keeps the table of each of its hundred thousand operations.
+            return new Command(verb, kind, fam, table.intern(), d < 0 ? "" : line.substring(d + 1));
+        }
+    }
+
+    /** {@code <name> { <inside> }}: the name and the inside, or null when {@code rest} is not of that form. */
+    private static String[] body(String rest) {
+        int space = rest.indexOf(' ');
+        if (space <= 0 || !rest.endsWith(" }") || rest.length() < space + 5 || !rest.startsWith(" { ", space)) {
+            return null;
+        }
+        String name = rest.substring(0, space);
+        return word(name) ? new String[] {name, rest.substring(space + 3, rest.length() - 2)} : null;
+    }
+
+    /** Non-empty, without white space (the grammar's {@code \\S+}). */
+    private static boolean word(String w) {
+        if (w.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < w.length(); i++) {
+            if (Character.isWhitespace(w.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -72,15 +129,17 @@ public final class BatchCompiler {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            Matcher m = COMMAND.matcher(line);
-            if (!m.matches()) {
+            Command m;
+            try {
+                m = Command.parse(line);
+            } catch (Unsupported e) {
                 return Schemas.empty();
             }
-            String verb = m.group(1);
-            String kind = m.group(2);
-            String fam = m.group(3);
-            String table = m.group(4);
-            String rest = m.group(5) == null ? "" : m.group(5);
+            String verb = m.verb();
+            String kind = m.kind();
+            String fam = m.fam();
+            String table = m.table();
+            String rest = m.rest();
             if (kind.equals("table") && verb.equals("delete")) {
                 s = s.withoutTable(fam, table);
             } else if ((kind.equals("set") || kind.equals("map")) && !verb.equals("flush")) {
@@ -99,24 +158,20 @@ public final class BatchCompiler {
     }
 
     private static SetSchema declaration(String fam, String rest) {
-        Matcher b = BODY.matcher(rest);
-        if (!b.matches()) {
+        String[] b = body(rest);
+        if (b == null) {
             throw new Unsupported("set declaration " + rest);
         }
-        return SetSchema.parse(b.group(1), fam.equals("ip6"), b.group(2));
+        return SetSchema.parse(b[0], fam.equals("ip6"), b[1]);
     }
 
-    private static Schemas command(NfBatch batch, String line, Schemas s) {
-        Matcher m = COMMAND.matcher(line);
-        if (!m.matches()) {
-            throw new Unsupported("command " + line);
-        }
-        String verb = m.group(1);
-        String kind = m.group(2);
-        String fam = m.group(3);
+    private static Schemas command(NfBatch batch, Command m, Schemas s) {
+        String verb = m.verb();
+        String kind = m.kind();
+        String fam = m.fam();
         NfFamily f = fam.equals("ip6") ? NfFamily.IPV6 : NfFamily.IPV4;
-        String table = m.group(4);
-        String rest = m.group(5) == null ? "" : m.group(5);
+        String table = m.table();
+        String rest = m.rest();
         switch (kind) {
             case "table" -> {
                 return table(batch, verb, f, fam, table, rest, s);
@@ -143,20 +198,20 @@ public final class BatchCompiler {
                 batch.addRule(f, table, cr[0], r.resolve(ids), r.userdata());
             }
             case "element" -> {
-                Matcher b = BODY.matcher(rest);
-                if (!b.matches() || verb.equals("flush")) {
-                    throw new Unsupported("element command " + line);
+                String[] b = body(rest);
+                if (b == null || verb.equals("flush")) {
+                    throw new Unsupported("element command " + verb + " " + kind + " " + fam + " " + table + " " + rest);
                 }
-                SetSchema schema = s.get(fam, table, b.group(1));
+                SetSchema schema = s.get(fam, table, b[0]);
                 if (schema == null) {
-                    throw new Unsupported("elements of a set not declared through us: " + b.group(1));
+                    throw new Unsupported("elements of a set not declared through us: " + b[0]);
                 }
                 boolean add = verb.equals("add");
-                var elements = Elements.encode(schema, b.group(2), add);
+                var elements = Elements.encode(schema, b[1], add);
                 if (add) {
-                    batch.addElements(f, table, b.group(1), 0, elements);
+                    batch.addElements(f, table, b[0], 0, elements);
                 } else {
-                    batch.deleteElements(f, table, b.group(1), elements);
+                    batch.deleteElements(f, table, b[0], elements);
                 }
             }
             default -> throw new Unsupported(kind);

@@ -101,7 +101,7 @@ final class Elements {
     }
 
     static byte[] key(SetSchema s, String text, boolean networkOrder) {
-        String[] parts = text.split(" \\. ");
+        String[] parts = Literal.split(text, " . ");
         if (parts.length != s.key().size()) {
             throw new Unsupported("key " + text);
         }
@@ -122,7 +122,7 @@ final class Elements {
         if (value == null) {
             throw new Unsupported("map element without data");
         }
-        String[] parts = value.split(" \\. ");
+        String[] parts = Literal.split(value, " . ");
         if (parts.length != s.data().size()) {
             throw new Unsupported("map data " + value);
         }

@@ -39,7 +39,7 @@ record SetSchema(List<Field> key, boolean verdict, List<Field> data, boolean int
         long timeout = 0;
         String comment = null;
         UserData dataTypeof = null;
-        for (String part : body.split(" ; ")) {
+        for (String part : Literal.split(body, " ; ")) {
             String p = part.strip();
             if (p.endsWith(" ;")) {
                 p = p.substring(0, p.length() - 2).strip();
@@ -48,8 +48,8 @@ record SetSchema(List<Field> key, boolean verdict, List<Field> data, boolean int
                 continue;
             }
             if (p.startsWith("type ")) {
-                String[] kv = p.substring(5).split(" : ", -1);
-                for (String t : kv[0].split(" \\. ")) {
+                String[] kv = Literal.split(p.substring(5), " : ", true);
+                for (String t : Literal.split(kv[0], " . ")) {
                     key.add(Field.named(t.strip()));
                 }
                 if (kv.length == 2) {
@@ -60,7 +60,7 @@ record SetSchema(List<Field> key, boolean verdict, List<Field> data, boolean int
                 }
             } else if (p.startsWith("typeof ")) {
                 typeof = true;
-                String[] kv = p.substring(7).split(" : ", -1);
+                String[] kv = Literal.split(p.substring(7), " : ", true);
                 if (!kv[0].strip().equals("numgen random mod 1") || kv.length != 2) {
                     throw new Unsupported("typeof " + p);
                 }
@@ -128,7 +128,7 @@ record SetSchema(List<Field> key, boolean verdict, List<Field> data, boolean int
 
     /** {@code ip daddr . tcp dport}: an address and a port, the data of an endpoint dispatch map. */
     private static UserData dispatchData(String d, boolean ipv6, List<Field> data) {
-        String[] parts = d.split(" \\. ");
+        String[] parts = Literal.split(d, " . ");
         String ipX = ipv6 ? "ip6" : "ip";
         if (parts.length != 2 || !parts[0].equals(ipX + " daddr") || !parts[1].endsWith(" dport")) {
             throw new Unsupported("typeof data " + d);
