@@ -71,7 +71,7 @@ public final class Engine implements AutoCloseable {
      * @param backend    the dataplane; the caller closes it after the engine
      * @param options    pacing and snapshots
      * @param registry   where the metrics go
-     * @param clock      the clock of everything timed (must agree with {@code sync}'s timers)
+     * @param clock      the clock of everything timed (must agree with the timers of {@code sync} and {@code background})
      * @param fold       folds records (one thread)
      * @param sync       runs syncs (one thread; blocks while the kernel applies)
      * @param background writes snapshots and renders the draft plan before the first sync
@@ -114,7 +114,7 @@ public final class Engine implements AutoCloseable {
         this.metrics = new ProxyMetrics(wiring.registry(), wiring.backend().mode(), pending);
         this.health = new ProxyHealth(wiring.clock(), wiring.options().healthTimeout(), metrics);
         this.checks = new ServiceHealthChecks(health);
-        this.draft = new DraftPlan(wiring.backend(), wiring.background(), () -> latest);
+        this.draft = new DraftPlan(wiring.backend(), wiring.background(), wiring.clock(), () -> latest);
         DataplaneTargets targets = new DataplaneTargets(wiring.log(), () -> latest);
         this.control = new DataplaneControl(wiring.log(), targets, syncWatch, () -> latest, wiring.clock());
         this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), targets, pending, metrics,

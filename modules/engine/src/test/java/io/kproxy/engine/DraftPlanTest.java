@@ -53,6 +53,20 @@ class DraftPlanTest {
     }
 
     @Test
+    void draftsDuringTheListAreSpacedNotBackToBack() {
+        h.start(EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000));
+        h.append(new ConfigRecorded(new NodeName(EngineHarness.NODE), Json.obj("mode", Json.of("nftables"))));
+        for (int i = 1; i <= 100; i++) {
+            h.append(service("s" + i, "172.30.0." + i).observed(), slice("s" + i, "10.0.1." + i).observed());
+            h.advanceMillis(10);
+        }
+        int renders = h.backend.fullRenders + h.backend.incrementalRenders;
+        assertThat(renders).as("one second of list: a draft at most every %s", DraftPlan.MIN_GAP).isBetween(1, 5);
+        h.append(new SourceSynced(ResourceKind.SERVICE, "1"), new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1"));
+        assertThat(h.backend.applied.getFirst().text()).as("the first sync still programs everything").contains("ns/s1:p", "ns/s100:p");
+    }
+
+    @Test
     void aSyncedJournalSyncsAtOnceWithoutADraft() {
         h.start(EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000));
         h.bootstrap();
