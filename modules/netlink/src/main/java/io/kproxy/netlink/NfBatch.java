@@ -49,7 +49,7 @@ public final class NfBatch {
     record Encoded(byte[] bytes, int length) {
     }
 
-    private final NlWriter w = new NlWriter(4096);
+    private final NlWriter w;
     private int[] messageStarts = new int[64];
     private int[] messageOps = new int[64];
     private int messageCount;
@@ -57,6 +57,16 @@ public final class NfBatch {
     private int nextSetId = 1;
 
     public NfBatch() {
+        this(4096);
+    }
+
+    /**
+     * A batch whose buffer starts with room for {@code expectedBytes}: a full sync's batch is
+     * tens of megabytes, and growing to it copies it several times while old and new buffers are
+     * both alive.
+     */
+    public NfBatch(int expectedBytes) {
+        w = new NlWriter(expectedBytes);
         int begin = w.beginMessage(BATCH_BEGIN, NLM_F_REQUEST, 0, 0, SUBSYS_NFTABLES);
         w.endMessage(begin);
     }

@@ -3,8 +3,14 @@ package io.kproxy.netlink;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +36,21 @@ public final class NfTablesClient implements AutoCloseable {
     private static final int NLM_F_ACK_TLVS = 0x200;
     private static final int NLMSGERR_ATTR_MSG = 1;
     private static final int RECEIVE_TIMEOUT_MILLIS = 5000;
+    private static final int NLMSG_DONE = 3;
+    private static final int NLM_F_DUMP = 0x300;
+    private static final int SUBSYS = 10; // NFNL_SUBSYS_NFTABLES
+    private static final int GETTABLE = 1;
+    private static final int GETCHAIN = 4;
+    private static final int GETSET = 10;
+    private static final int NFTA_TABLE_NAME = 1;
+    private static final int NFTA_CHAIN_TABLE = 1;
+    private static final int NFTA_CHAIN_NAME = 3;
+    private static final int NFTA_CHAIN_HOOK = 4;
+    private static final int NFTA_SET_TABLE = 1;
+    private static final int NFTA_SET_NAME = 2;
+    private static final int NFTA_SET_FLAGS = 3;
+    private static final int NFT_SET_ANONYMOUS = 0x1;
+    private static final int NFT_SET_MAP = 0x8;
 
     private final NetnsThread thread;
     private final NetlinkSocket socket;
@@ -148,6 +169,116 @@ public final class NfTablesClient implements AutoCloseable {
                 return new Outcome(errSeq, errno, detail, false);
             }
         }
+    }
+
+    /**
+     * The chains, sets and maps of {@code table} in {@code family}, by name, read with netlink
+     * dumps (no rules, no elements). Blocks; throws when the kernel does not answer.
+     */
+    public NfTableObjects objects(NfFamily family, String table) throws NfTablesException {
+        Map<String, Boolean> chains = new LinkedHashMap<>();
+        Set<String> sets = new LinkedHashSet<>();
+        Set<String> maps = new LinkedHashSet<>();
+        int[] tables = new int[1];
+        dump(GETTABLE, family, table, attrs -> {
+            if (table.equals(attrs.get(NFTA_TABLE_NAME))) {
+                tables[0]++;
+            }
+        });
+        if (tables[0] == 0) {
+            return new NfTableObjects(false, Map.of(), Set.of(), Set.of());
+        }
+        dump(GETCHAIN, family, table, attrs -> {
+            if (table.equals(attrs.get(NFTA_CHAIN_TABLE)) && attrs.get(NFTA_CHAIN_NAME) != null) {
+                chains.put(attrs.get(NFTA_CHAIN_NAME), attrs.containsKey(NFTA_CHAIN_HOOK));
+            }
+        });
+        dump(GETSET, family, table, attrs -> {
+            String name = attrs.get(NFTA_SET_NAME);
+            int flags = attrs.containsKey(NFTA_SET_FLAGS) ? Integer.parseInt(attrs.get(NFTA_SET_FLAGS)) : 0;
+            if (table.equals(attrs.get(NFTA_SET_TABLE)) && name != null && (flags & NFT_SET_ANONYMOUS) == 0) {
+                ((flags & NFT_SET_MAP) != 0 ? maps : sets).add(name);
+            }
+        });
+        return new NfTableObjects(true, chains, sets, maps);
+    }
+
+    /**
+     * Dumps one kind of object of {@code family} (a table filter is passed where the kernel
+     * honours one; callers check the table attribute anyway) and hands each object's top-level
+     * attributes to {@code each}: strings as text, u32 values as decimal text, nests as "".
+     */
+    private void dump(int type, NfFamily family, String table, Consumer<Map<Integer, String>> each) throws NfTablesException {
+        int first = seq.getAndIncrement();
+        NlWriter w = new NlWriter(256);
+        int m = w.beginMessage(SUBSYS << 8 | type, NfBatch.NLM_F_REQUEST | NLM_F_DUMP, first, family.proto(), 0);
+        if (type == GETSET) {
+            w.string(NFTA_SET_TABLE, table);
+        }
+        w.endMessage(m);
+        byte[] request = w.toByteArray();
+        String error = thread.call(() -> {
+            try {
+                socket.send(request, request.length);
+                while (true) {
+                    ByteBuffer b = ByteBuffer.wrap(socket.receive()).order(ByteOrder.nativeOrder());
+                    while (b.remaining() >= 16) {
+                        int start = b.position();
+                        int len = b.getInt(start);
+                        int mtype = b.getShort(start + 4) & 0xffff;
+                        if (len < 16 || start + len > b.limit()) {
+                            return "malformed dump reply";
+                        }
+                        if (b.getInt(start + 8) == first) {
+                            if (mtype == NLMSG_DONE) {
+                                return null;
+                            }
+                            if (mtype == NLMSG_ERROR) {
+                                int errno = -b.getInt(start + 16);
+                                return errno == 0 ? null : "errno " + errno;
+                            }
+                            each.accept(attributes(b, start + 20, start + len));
+                        }
+                        b.position(Math.min(b.limit(), start + ((len + 3) & ~3)));
+                    }
+                }
+            } catch (NetlinkException e) {
+                return e.getMessage();
+            }
+        });
+        if (error != null) {
+            throw new NfTablesException(-1, null, 0, "dump of " + family + " " + table + " objects: " + error, true);
+        }
+    }
+
+    private static Map<Integer, String> attributes(ByteBuffer b, int from, int to) {
+        Map<Integer, String> out = new HashMap<>();
+        int at = from;
+        while (at + 4 <= to) {
+            int alen = b.getShort(at) & 0xffff;
+            int atype = b.getShort(at + 2) & 0x3fff;
+            if (alen < 4 || at + alen > to) {
+                break;
+            }
+            boolean nested = (b.getShort(at + 2) & NlWriter.NLA_F_NESTED) != 0;
+            if (nested || atype == NFTA_CHAIN_HOOK && alen > 4) {
+                out.put(atype, "");
+            } else if (alen == 8 && atype == NFTA_SET_FLAGS) {
+                // nf_tables' own u32 values are in network byte order
+                int v = (b.get(at + 4) & 0xff) << 24 | (b.get(at + 5) & 0xff) << 16 | (b.get(at + 6) & 0xff) << 8 | b.get(at + 7) & 0xff;
+                out.put(atype, Integer.toString(v));
+            } else {
+                byte[] v = new byte[alen - 4];
+                b.get(at + 4, v);
+                int n = v.length;
+                while (n > 0 && v[n - 1] == 0) {
+                    n--;
+                }
+                out.put(atype, new String(v, 0, n, StandardCharsets.UTF_8));
+            }
+            at += (alen + 3) & ~3;
+        }
+        return out;
     }
 
     /** The kernel's {@code NLMSGERR_ATTR_MSG}, when the error carries extended-ack attributes. */

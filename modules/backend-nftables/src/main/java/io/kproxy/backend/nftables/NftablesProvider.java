@@ -7,11 +7,13 @@ import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.netlink.ConntrackTool;
-import io.kproxy.netlink.NftExecutor;
-import io.kproxy.netlink.NftResult;
-import io.kproxy.netlink.NftExecutors;
+import io.kproxy.netlink.NfFamily;
+import io.kproxy.netlink.NfTableObjects;
 import io.kproxy.netlink.NfTablesClient;
 import io.kproxy.netlink.NfTablesException;
+import io.kproxy.netlink.NftExecutor;
+import io.kproxy.netlink.NftExecutors;
+import io.kproxy.netlink.NftResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.util.Optional;
@@ -48,7 +50,7 @@ public final class NftablesProvider implements BackendProvider {
         try {
             NfTablesClient client = NfTablesClient.open(netns);
             LOG.info("nftables client=netlink fallback={} netns={}", executor.kind(), netns.orElse("-"));
-            return new NftBackend(new NetlinkKernelPort(client, libnft), conntrack, Optional.of(reader(executor)), () -> {
+            return new NftBackend(new NetlinkKernelPort(client, libnft), conntrack, Optional.of(reader(client)), () -> {
                 try (executor; client) {
                     // both closed
                 }
@@ -65,8 +67,23 @@ public final class NftablesProvider implements BackendProvider {
         });
     }
 
-    /** Reads a family's table through nft's listings ({@code list chains|sets|maps <family>}). */
-    private static KernelTable.Reader reader(NftExecutor executor) {
+    /** Reads a family's table with netlink dumps: names only, no rules or elements. */
+    static KernelTable.Reader reader(NfTablesClient client) {
+        return family -> {
+            try {
+                NfTableObjects o = client.objects(family.ipX().equals("ip6") ? NfFamily.IPV6 : NfFamily.IPV4, NftFamily.TABLE_NAME);
+                return o.exists() ? new KernelTable(true, o.chains(), o.sets(), o.maps()) : KernelTable.absent();
+            } catch (NfTablesException e) {
+                throw new KernelException(KernelException.Kind.RETRYABLE, e.getMessage());
+            }
+        };
+    }
+
+    /**
+     * Reads a family's table through nft's listings ({@code list chains|sets|maps <family>}),
+     * when there is no netlink socket: correct, but nft reads every set element to list the sets.
+     */
+    static KernelTable.Reader reader(NftExecutor executor) {
         return family -> {
             String[] out = new String[3];
             String[] kinds = {"chains", "sets", "maps"};

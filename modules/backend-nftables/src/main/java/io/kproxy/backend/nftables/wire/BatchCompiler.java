@@ -37,7 +37,9 @@ public final class BatchCompiler {
     }
 
     public static Result compile(String text, Schemas schemas) {
-        NfBatch batch = new NfBatch();
+        // About 1.5 bytes of netlink per character of text (a 10,000-Service full sync: 13.9 M
+        // characters, 21.3 MB of batch); a little more so that it rarely grows.
+        NfBatch batch = new NfBatch((int) Math.min(Integer.MAX_VALUE - 64, 4096 + text.length() * 8L / 5));
         List<Integer> lines = new ArrayList<>();
         Schemas s = schemas;
         int number = 0;
