@@ -116,10 +116,10 @@ final class NetlinkSocket implements AutoCloseable {
     }
 
     /**
-     * Sends the first {@code length} bytes of {@code bytes} as one datagram to the kernel, raising
-     * the send buffer when it is too small.
+     * Sends the first {@code length} bytes of {@code bytes} (native memory, passed as it is) as one
+     * datagram to the kernel, raising the send buffer when it is too small.
      */
-    void send(byte[] bytes, int length) throws NetlinkException {
+    void send(MemorySegment bytes, int length) throws NetlinkException {
         if (length + 64 > sndbuf) {
             // netlink refuses a datagram larger than the send buffer (EMSGSIZE); nft does the same.
             int want = (int) Math.min(Integer.MAX_VALUE / 2, length + 64L);
@@ -127,8 +127,7 @@ final class NetlinkSocket implements AutoCloseable {
             sndbuf = want;
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment buf = a.allocate(length);
-            MemorySegment.copy(bytes, 0, buf, ValueLayout.JAVA_BYTE, 0, length);
+            MemorySegment buf = bytes.asSlice(0, length);
             MemorySegment addr = a.allocate(12);
             addr.set(ValueLayout.JAVA_SHORT, 0, (short) AF_NETLINK);
             long n;

@@ -1,5 +1,7 @@
 package io.kproxy.netlink;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,8 +47,11 @@ public final class NfBatch {
         }
     }
 
-    /** The bytes {@link #encode} produced: the first {@code length} bytes of {@code bytes}. */
-    record Encoded(byte[] bytes, int length) {
+    /** The bytes {@link #encode} produced: the first {@code length} bytes of {@code segment} (native memory). */
+    record Encoded(MemorySegment segment, int length) {
+        byte[] toByteArray() {
+            return segment.asSlice(0, length).toArray(ValueLayout.JAVA_BYTE);
+        }
     }
 
     private final NlWriter w;
@@ -260,8 +265,7 @@ public final class NfBatch {
      * sent, for debug logs and tests ({@code type=<n> flags=<hex> fam=<n> <attribute tree>}).
      */
     public String dump() {
-        Encoded e = encode(0, true);
-        return NlDump.messages(Arrays.copyOf(e.bytes(), e.length()), 4);
+        return NlDump.messages(encode(0, true).toByteArray(), 4);
     }
 
     /** Number of messages between begin and end. */
@@ -287,18 +291,15 @@ public final class NfBatch {
         }
         if (messageCount > 0) {
             int last = messageStarts[messageCount - 1];
-            byte[] a = w.array();
-            int flags = (a[last + 6] & 0xff) | (a[last + 7] & 0xff) << 8;
-            a[last + 6] = (byte) (flags | NLM_F_ACK);
-            a[last + 7] = (byte) ((flags | NLM_F_ACK) >>> 8);
+            w.setU16Host(last + 6, w.getU16Host(last + 6) | NLM_F_ACK);
         }
         int mark = w.position();
         if (commit) {
             int end = w.beginMessage(BATCH_END, NLM_F_REQUEST, seq + 1 + messageCount, 0, SUBSYS_NFTABLES);
             w.endMessage(end);
         }
-        Encoded out = new Encoded(w.array(), w.position());
-        // The end message stays in the array, past the position, until the batch grows again.
+        Encoded out = new Encoded(w.segment(), w.position());
+        // The end message stays in the buffer, past the position, until the batch grows again.
         w.truncate(mark);
         return out;
     }

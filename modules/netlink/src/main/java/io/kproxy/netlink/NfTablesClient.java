@@ -1,5 +1,6 @@
 package io.kproxy.netlink;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -117,7 +118,7 @@ public final class NfTablesClient implements AutoCloseable {
     /** Sends the batch whose begin message is {@code firstSeq} and reads the replies to its {@code messages} messages. */
     private Outcome exchange(NfBatch.Encoded bytes, int firstSeq, int messages) {
         try {
-            socket.send(bytes.bytes(), bytes.length());
+            socket.send(bytes.segment(), bytes.length());
         } catch (NetlinkException e) {
             return new Outcome(firstSeq, e.errno(), e.getMessage(), false);
         }
@@ -216,10 +217,11 @@ public final class NfTablesClient implements AutoCloseable {
             w.string(NFTA_SET_TABLE, table);
         }
         w.endMessage(m);
-        byte[] request = w.toByteArray();
+        MemorySegment request = w.segment();
+        int requestLength = w.position();
         String error = thread.call(() -> {
             try {
-                socket.send(request, request.length);
+                socket.send(request, requestLength);
                 while (true) {
                     ByteBuffer b = ByteBuffer.wrap(socket.receive()).order(ByteOrder.nativeOrder());
                     while (b.remaining() >= 16) {

@@ -124,6 +124,6 @@ class NfBatchTest {
     }
 
     private static byte[] bytes(NfBatch.Encoded e) {
-        return java.util.Arrays.copyOf(e.bytes(), e.length());
+        return e.toByteArray();
     }
 }
