@@ -28,6 +28,9 @@ final class NetlinkKernelPort implements KernelPort {
 
     private static final Logger LOG = LoggerFactory.getLogger(NetlinkKernelPort.class);
 
+    /** From this many operations a transaction's compile and kernel times are logged at INFO (full syncs at scale). */
+    private static final int LARGE_BATCH = 1_000;
+
     private final NfTablesClient client;
     private final KernelPort fallback;
     private Schemas schemas = Schemas.empty();
@@ -64,6 +67,7 @@ final class NetlinkKernelPort implements KernelPort {
             return;
         }
         BatchCompiler.Compiled c = r.compiled().get();
+        long compiled = System.nanoTime();
         try {
             if (commit) {
                 client.commit(c.batch());
@@ -75,7 +79,13 @@ final class NetlinkKernelPort implements KernelPort {
         } catch (NfTablesException e) {
             throw refusal(text, c.lineOfOperation(), e);
         }
-        LOG.debug("nftables path=netlink commit={} operations={} micros={}", commit, c.batch().size(), (System.nanoTime() - start) / 1000);
+        long end = System.nanoTime();
+        if (c.batch().size() >= LARGE_BATCH) {
+            LOG.info("nftables path=netlink commit={} operations={} compile_millis={} kernel_millis={}", commit, c.batch().size(),
+                    (compiled - start) / 1_000_000, (end - compiled) / 1_000_000);
+        } else {
+            LOG.debug("nftables path=netlink commit={} operations={} micros={}", commit, c.batch().size(), (end - start) / 1000);
+        }
     }
 
     /** Transactions committed over netlink, and through the fallback (for tests and logs). */
