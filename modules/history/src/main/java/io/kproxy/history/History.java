@@ -1,6 +1,7 @@
 package io.kproxy.history;
 
 import io.kproxy.backend.Plan;
+import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Time travel over one event log (DESIGN.md §7): resolves times and offsets to {@link Point}s,
  * rebuilds the folded state at a point (the nearest snapshot plus replay, or forward from the last
- * state it rebuilt when that is nearer; see {@link Rebuild}), renders it in a backend's language, and answers
+ * state it rebuilt when that is nearer; see {@link StateLoader}), renders it in a backend's language, and answers
  * {@link #diff} and {@link #audit}. Works on a journal opened read-only (a copy on a laptop, or the
  * live directory next to a running agent: nothing is written, no lock is taken) or on any
  * {@link EventLog}.
@@ -195,7 +196,7 @@ public final class History implements AutoCloseable {
             forward = snap.isEmpty() || snap.get().offset() <= s.offset() || offset - s.offset() < PAGE;
         }
         long start = forward ? s.offset() : -1;
-        FoldedState result = forward ? guard(() -> Rebuild.forward(log, s, offset, progress)) : guard(() -> Rebuild.at(log, offset, progress));
+        FoldedState result = forward ? guard(() -> StateLoader.forward(log, s, offset, progress::replayed)) : guard(() -> StateLoader.at(log, offset, progress::replayed).state());
         LOG.debug("decision=state-rebuilt offset={} from={}", offset, forward ? "folded-state-" + start : "snapshot-or-start");
         cached = result;
         return result;

@@ -1,6 +1,5 @@
 package io.kproxy.bench.history;
 
-import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.EventType;
 import io.kproxy.history.History;
@@ -93,7 +92,7 @@ public final class TimeTravelFoldBench {
         }
         report("random time", random);
         report("worst case: just before the next snapshot", worst);
-        report("same points, state by engine.StateLoader (a fold step per record: History before applyAll)", worstEngine);
+        report("same points, a fold step per record (the fold before applyAll)", worstEngine);
         int cold = intOpt(o, "cold", 3);
         if (cold > 0) {
             List<Sample> fresh = new ArrayList<>();
@@ -104,14 +103,15 @@ public final class TimeTravelFoldBench {
                 freshEngine.add(coldQuery(args, t, true));
             }
             report("worst case, each in a fresh JVM (CLI flags, JIT cold)", fresh);
-            report("same, state by engine.StateLoader", freshEngine);
+            report("same, a fold step per record", freshEngine);
         }
     }
 
     /**
      * One query on a fresh History: open, resolve the time, rebuild the state, and (when asked)
-     * render it. With {@code engineLoader} the state is rebuilt by {@code engine.StateLoader}
-     * instead (what History did before it folded in batches), for an A/B under the same load.
+     * render it. With {@code engineLoader} the state is rebuilt one fold step per record
+     * ({@link #perRecord}: how the engine and History rebuilt before {@code applyAll}), for an A/B
+     * under the same load.
      */
     static Sample query(Path dir, Instant time, List<Long> snapshots, boolean render, boolean engineLoader) {
         long t0 = System.nanoTime();
@@ -119,7 +119,7 @@ public final class TimeTravelFoldBench {
             long t1 = System.nanoTime();
             Point point = h.at(time);
             long t2 = System.nanoTime();
-            FoldedState state = engineLoader ? StateLoader.at(other, point.offset()).state() : h.state(point.offset());
+            FoldedState state = engineLoader ? perRecord(other, point.offset()) : h.state(point.offset());
             long t3 = System.nanoTime();
             double renderMs = Double.NaN;
             if (render) {
@@ -135,6 +135,23 @@ public final class TimeTravelFoldBench {
             return new Sample((t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, renderMs, point.offset() - snapshotAtOrBefore(snapshots,
                     point.offset()));
         }
+    }
+
+    /** The newest snapshot at or before {@code offset}, then {@code FoldedState.apply} per record (the baseline). */
+    static FoldedState perRecord(LocalJournal log, long offset) {
+        FoldedState s = log.snapshotAtOrBefore(offset).map(snap -> FoldedState.fromSnapshot(snap.data())).orElseGet(FoldedState::initial);
+        long at = s.offset() + 1;
+        while (at <= offset) {
+            List<Envelope> page = log.read(at, (int) Math.min(1024, offset - at + 1));
+            if (page.isEmpty()) {
+                break;
+            }
+            for (Envelope e : page) {
+                s = s.apply(e).state();
+            }
+            at = page.getLast().offset() + 1;
+        }
+        return s;
     }
 
     private static Sample coldQuery(String[] args, Instant time, boolean engineLoader) {
