@@ -29,14 +29,19 @@ class DraftPlanTest {
         h.close();
     }
 
-    @Test
-    void theFirstSyncStartsFromTheDraftRenderedDuringTheList() {
+    /** An engine whose initial list brings {@code services} Services and their slices, one pair every 10 ms; no sync barrier yet. */
+    private void listing(int services) {
         h.start(EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000));
         h.append(new ConfigRecorded(new NodeName(EngineHarness.NODE), Json.obj("mode", Json.of("nftables"))));
-        for (int i = 1; i <= 5; i++) {
+        for (int i = 1; i <= services; i++) {
             h.append(service("s" + i, "172.30.0." + i).observed(), slice("s" + i, "10.0.1." + i).observed());
             h.advanceMillis(10);
         }
+    }
+
+    @Test
+    void theFirstSyncStartsFromTheDraftRenderedDuringTheList() {
+        listing(5);
         h.append(new SourceSynced(ResourceKind.SERVICE, "1"));
         h.advance(Duration.ofSeconds(1));
         assertThat(h.backend.applied).as("nothing is programmed before both kinds synced").isEmpty();
@@ -54,12 +59,7 @@ class DraftPlanTest {
 
     @Test
     void draftsDuringTheListAreSpacedNotBackToBack() {
-        h.start(EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000));
-        h.append(new ConfigRecorded(new NodeName(EngineHarness.NODE), Json.obj("mode", Json.of("nftables"))));
-        for (int i = 1; i <= 100; i++) {
-            h.append(service("s" + i, "172.30.0." + i).observed(), slice("s" + i, "10.0.1." + i).observed());
-            h.advanceMillis(10);
-        }
+        listing(100);
         int renders = h.backend.fullRenders + h.backend.incrementalRenders;
         assertThat(renders).as("one second of list: a draft at most every %s", DraftPlan.MIN_GAP).isBetween(1, 5);
         h.append(new SourceSynced(ResourceKind.SERVICE, "1"), new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1"));
