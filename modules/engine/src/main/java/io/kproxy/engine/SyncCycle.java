@@ -148,6 +148,7 @@ final class SyncCycle {
         }
         try {
             if (!tx.isEmpty()) {
+                compactAroundLargeRewrite(tx.kind(), tx.text().length(), "before");
                 backend.apply(tx);
             }
         } catch (KernelException e) {
@@ -157,7 +158,7 @@ final class SyncCycle {
         }
         Applied done = new Applied(tx.kind(), tx.operations(), tx.text().length(), tx.result());
         schedule = schedule.after(tx, now, true);
-        tx = null; // its text (megabytes on a full sync) is garbage from here on: see compactAfterLargeRewrite
+        tx = null; // its text (megabytes on a full sync) is garbage from here on: see compactAroundLargeRewrite
         return succeeded(target, done, delta, now, start);
     }
 
@@ -236,7 +237,7 @@ final class SyncCycle {
             LOG.info("decision=synced kind={} generation={} upto_offset={} operations={} changed_ports={} millis={}", tx.kind(),
                     generation, target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
         }
-        compactAfterLargeRewrite(tx);
+        compactAroundLargeRewrite(tx.kind(), tx.chars(), "after");
         Optional<Duration> followUp = tx.result().nextDeferredWork().map(w -> {
             Duration d = Duration.between(end, w);
             return d.isNegative() ? Duration.ZERO : d;
@@ -251,18 +252,21 @@ final class SyncCycle {
     static final int LARGE_REWRITE_CHARS = 4_000_000;
 
     /**
-     * Collects that garbage at once, right after the sync that made it and while the dataplane is
-     * idle: otherwise the next full collection comes at a random later moment, in the middle of a
-     * single change (a pause of 0.3-1.5 s at 10,000 Services on a busy 2-core node). It also lets
-     * the collector shrink the heap as far as it will ({@code -XX:MaxHeapFreeRatio}; the serial
-     * collector damps shrinking over successive collections). A no-op under
-     * {@code -XX:+DisableExplicitGC}.
+     * Collects that garbage at once while the dataplane is idle, twice per large full sync: before
+     * the kernel is programmed (the garbage of what came before it: at the first sync, the initial
+     * list's decoded pages, informer objects and drafts, so that the heap the apply grows into
+     * starts from the live data; the process's memory peaks at the first full sync,
+     * docs/benchmarks.md), and right after it (its render and transaction buffers: otherwise the
+     * next full collection comes at a random later moment, in the middle of a single change, a
+     * pause of 0.3-1.5 s at 10,000 Services on a busy 2-core node). It also lets the collector
+     * shrink the heap as far as it will ({@code -XX:MaxHeapFreeRatio}; the serial collector damps
+     * shrinking over successive collections). A no-op under {@code -XX:+DisableExplicitGC}.
      */
-    private static void compactAfterLargeRewrite(Applied tx) {
-        if (tx.kind() == SyncKind.FULL && tx.chars() >= LARGE_REWRITE_CHARS) {
+    private static void compactAroundLargeRewrite(SyncKind kind, int chars, String when) {
+        if (kind == SyncKind.FULL && chars >= LARGE_REWRITE_CHARS) {
             long start = System.nanoTime();
             System.gc();
-            LOG.info("decision=compact-heap reason=\"large full sync\" transaction_chars={} millis={}", tx.chars(),
+            LOG.info("decision=compact-heap reason=\"{} a large full sync\" transaction_chars={} millis={}", when, chars,
                     (System.nanoTime() - start) / 1_000_000);
         }
     }
