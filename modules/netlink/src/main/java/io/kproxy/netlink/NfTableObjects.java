@@ -7,10 +7,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The names of what one nf_tables table holds, as {@link NfTablesClient#objects} read them with
- * netlink dumps ({@code NFT_MSG_GETCHAIN}, {@code NFT_MSG_GETSET}): no rules and no set elements
- * are read, which is what makes it cheap on a table of 10,000 services (nft's {@code list sets}
- * reads every element). Anonymous sets are left out. Immutable.
+ * The names of what one nf_tables table holds: as {@link NfTablesClient#objects} reads them with
+ * netlink dumps ({@code NFT_MSG_GETCHAIN}, {@code NFT_MSG_GETSET}: no rules and no set elements,
+ * which is what makes it cheap on a table of 10,000 services; nft's {@code list sets} reads every
+ * element), or as a caller parses them from nft's listings. Anonymous sets are left out.
+ * Immutable.
  *
  * @param exists whether the table exists
  * @param chains chain name → whether it is a base chain (has a hook)
@@ -18,6 +19,9 @@ import java.util.Set;
  * @param maps   the named maps
  */
 public record NfTableObjects(boolean exists, Map<String, Boolean> chains, Set<String> sets, Set<String> maps) {
+
+    /** No such table. */
+    public static final NfTableObjects ABSENT = new NfTableObjects(false, Map.of(), Set.of(), Set.of());
 
     public NfTableObjects {
         chains = Collections.unmodifiableMap(new LinkedHashMap<>(chains));

@@ -187,7 +187,7 @@ public final class NfTablesClient implements AutoCloseable {
             }
         });
         if (tables[0] == 0) {
-            return new NfTableObjects(false, Map.of(), Set.of(), Set.of());
+            return NfTableObjects.ABSENT;
         }
         dump(GETCHAIN, family, table, attrs -> {
             if (table.equals(attrs.get(NFTA_CHAIN_TABLE)) && attrs.get(NFTA_CHAIN_NAME) != null) {

@@ -45,10 +45,6 @@ final class NlWriter {
         pos = position;
     }
 
-    byte[] toByteArray() {
-        return buf.asSlice(0, pos).toArray(ValueLayout.JAVA_BYTE);
-    }
-
     private void ensure(int more) {
         if (pos + more > buf.byteSize()) {
             // By half again, not double: a full sync's batch is tens of megabytes.

@@ -1,40 +1,26 @@
 package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.KernelException;
-import java.util.Collections;
+import io.kproxy.netlink.NfTableObjects;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The names of what one family's {@code kube-proxy} table holds in the kernel right now, read
- * before the first sync of a process (or the first after a failure) so that the sync can take the
- * table over in place ({@link NftDiff#adopt}) instead of deleting and recreating it. Upstream
- * reads the same thing with {@code nft list chains} ({@code pkg/proxy/nftables/proxier.go},
- * stale chain cleanup). Immutable.
- *
- * @param exists whether the table exists
- * @param chains chain name → whether it is a base chain (hooked)
- * @param sets   the sets that are not maps
- * @param maps   the maps
+ * Reading what one family's {@code kube-proxy} table holds in the kernel right now
+ * ({@link NfTableObjects}: names only), before the first sync of a process (or the first after a
+ * failure), so that the sync can take the table over in place ({@link NftDiff#adopt}) instead of
+ * deleting and recreating it. Upstream reads the same thing with {@code nft list chains}
+ * ({@code pkg/proxy/nftables/proxier.go}, stale chain cleanup).
  */
-record KernelTable(boolean exists, Map<String, Boolean> chains, Set<String> sets, Set<String> maps) {
+final class KernelTable {
 
-    KernelTable {
-        chains = Collections.unmodifiableMap(new LinkedHashMap<>(chains));
-        sets = Collections.unmodifiableSet(new LinkedHashSet<>(sets));
-        maps = Collections.unmodifiableSet(new LinkedHashSet<>(maps));
+    private KernelTable() {
     }
 
-    static KernelTable absent() {
-        return new KernelTable(false, Map.of(), Set.of(), Set.of());
-    }
-
-    /** Reads one family's table through nft's listings; blocks. */
+    /** Reads one family's table; blocks. */
     @FunctionalInterface
     interface Reader {
-        KernelTable read(NftFamily family) throws KernelException;
+        NfTableObjects read(NftFamily family) throws KernelException;
     }
 
     /**
@@ -42,14 +28,14 @@ record KernelTable(boolean exists, Map<String, Boolean> chains, Set<String> sets
      * {@code list maps <family>} (every table of the family; only {@code family}'s
      * {@code kube-proxy} block counts). Pure.
      */
-    static KernelTable parse(NftFamily family, String chainListing, String setListing, String mapListing) {
+    static NfTableObjects parse(NftFamily family, String chainListing, String setListing, String mapListing) {
         Map<String, Boolean> chains = new LinkedHashMap<>();
         boolean exists = objects(family, chainListing, "chain", chains);
         Map<String, Boolean> sets = new LinkedHashMap<>();
         exists |= objects(family, setListing, "set", sets);
         Map<String, Boolean> maps = new LinkedHashMap<>();
         exists |= objects(family, mapListing, "map", maps);
-        return exists ? new KernelTable(true, chains, sets.keySet(), maps.keySet()) : absent();
+        return exists ? new NfTableObjects(true, chains, sets.keySet(), maps.keySet()) : NfTableObjects.ABSENT;
     }
 
     /** Fills {@code out} with name → hooked for each {@code kind} object of our table; true when the table's block was there. */

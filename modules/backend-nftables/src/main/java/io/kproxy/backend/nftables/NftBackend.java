@@ -9,6 +9,7 @@ import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
+import io.kproxy.netlink.NfTableObjects;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.StateDelta;
 import java.util.List;
@@ -71,8 +72,8 @@ final class NftBackend implements Backend {
             adoptionRefused = false;
             return diff(Optional.empty(), desired, options);
         }
-        KernelTable v4 = tables.get().read(NftFamily.V4);
-        KernelTable v6 = tables.get().read(NftFamily.V6);
+        NfTableObjects v4 = tables.get().read(NftFamily.V4);
+        NfTableObjects v6 = tables.get().read(NftFamily.V6);
         if (!v4.exists() && !v6.exists()) {
             return diff(Optional.empty(), desired, options);
         }

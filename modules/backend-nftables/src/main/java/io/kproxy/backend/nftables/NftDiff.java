@@ -5,6 +5,7 @@ import io.kproxy.backend.Transaction;
 import io.kproxy.backend.nftables.NftElement.ElementKey;
 import io.kproxy.backend.nftables.NftPlan.Stale;
 import io.kproxy.events.SyncKind;
+import io.kproxy.netlink.NfTableObjects;
 import io.kproxy.state.PersistentMap;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ final class NftDiff {
      * declared differently from {@code desired}; the caller then falls back to {@link #diff} with
      * no last plan. Pure.
      */
-    static Transaction adopt(KernelTable v4, KernelTable v6, NftPlan desired, Instant now) {
+    static Transaction adopt(NfTableObjects v4, NfTableObjects v6, NftPlan desired, Instant now) {
         Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
         PersistentMap<String, Stale> stale = PersistentMap.empty();
         stale = adoptFamily(out, v4, desired.v4(), stale, now);
@@ -88,7 +89,7 @@ final class NftDiff {
         return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), desired.withStale(stale));
     }
 
-    private static PersistentMap<String, Stale> adoptFamily(Commands out, KernelTable kernel, FamilyPlan desired,
+    private static PersistentMap<String, Stale> adoptFamily(Commands out, NfTableObjects kernel, FamilyPlan desired,
             PersistentMap<String, Stale> stale, Instant now) {
         if (!kernel.exists()) {
             recreateFamily(out, desired);

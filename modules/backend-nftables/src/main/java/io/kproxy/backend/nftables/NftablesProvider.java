@@ -8,7 +8,6 @@ import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.netlink.ConntrackTool;
 import io.kproxy.netlink.NfFamily;
-import io.kproxy.netlink.NfTableObjects;
 import io.kproxy.netlink.NfTablesClient;
 import io.kproxy.netlink.NfTablesException;
 import io.kproxy.netlink.NftExecutor;
@@ -71,8 +70,7 @@ public final class NftablesProvider implements BackendProvider {
     static KernelTable.Reader reader(NfTablesClient client) {
         return family -> {
             try {
-                NfTableObjects o = client.objects(family.ipX().equals("ip6") ? NfFamily.IPV6 : NfFamily.IPV4, NftFamily.TABLE_NAME);
-                return o.exists() ? new KernelTable(true, o.chains(), o.sets(), o.maps()) : KernelTable.absent();
+                return client.objects(family.ipX().equals("ip6") ? NfFamily.IPV6 : NfFamily.IPV4, NftFamily.TABLE_NAME);
             } catch (NfTablesException e) {
                 throw new KernelException(KernelException.Kind.RETRYABLE, e.getMessage());
             }

@@ -12,6 +12,7 @@ import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.backend.testkit.BackendNode;
 import io.kproxy.backend.testkit.PacketWorld;
 import io.kproxy.model.IpFamily;
+import io.kproxy.netlink.NfTableObjects;
 import io.kproxy.netlink.NfTablesClient;
 import io.kproxy.netlink.NftExecutor;
 import io.kproxy.netlink.NftExecutors;
@@ -145,8 +146,8 @@ class NftTakeOverIT {
         programFromScratch(node.backend(), NftStates.state(PacketWorld.services()));
         try (NfTablesClient client = NfTablesClient.open(Optional.of(node.topo().ns("node").name()))) {
             for (NftFamily f : List.of(NftFamily.V4, NftFamily.V6)) {
-                KernelTable byNetlink = NftablesProvider.reader(client).read(f);
-                KernelTable byListing = NftablesProvider.reader(nft).read(f);
+                NfTableObjects byNetlink = NftablesProvider.reader(client).read(f);
+                NfTableObjects byListing = NftablesProvider.reader(nft).read(f);
                 assertThat(byNetlink).isEqualTo(byListing);
                 assertThat(byNetlink.chains()).containsEntry("nat-prerouting", true).containsEntry("services", false);
                 assertThat(byNetlink.sets()).contains("cluster-ips").doesNotContain("service-ips");

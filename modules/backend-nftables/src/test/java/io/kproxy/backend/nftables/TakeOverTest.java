@@ -6,6 +6,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.testkit.PacketWorld;
+import io.kproxy.netlink.NfTableObjects;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Reading nft's listings into a {@link KernelTable}, and the takeover transaction built from one ({@link NftDiff#adopt}). */
+/** Reading nft's listings ({@link KernelTable#parse}), and the takeover transaction built from one ({@link NftDiff#adopt}). */
 class TakeOverTest {
 
     private static final String CHAINS = """
@@ -63,7 +64,7 @@ class TakeOverTest {
 
     @Test
     void parsesOnlyOurTableAndTellsBaseChainsApart() {
-        KernelTable t = KernelTable.parse(NftFamily.V4, CHAINS, SETS, MAPS);
+        NfTableObjects t = KernelTable.parse(NftFamily.V4, CHAINS, SETS, MAPS);
         assertThat(t.exists()).isTrue();
         assertThat(t.chains()).containsExactly(Map.entry("nat-prerouting", true), Map.entry("old-hook", true), Map.entry("services", false),
                 Map.entry("service-AAAAAAAA-ns1/gone/tcp/p80", false));
@@ -76,9 +77,9 @@ class TakeOverTest {
     @Test
     void takesTheTableOverWithoutDeletingIt() {
         NftPlan desired = PlanRenderer.render(NftStates.state(PacketWorld.services()));
-        KernelTable v4 = KernelTable.parse(NftFamily.V4, CHAINS, SETS, MAPS);
+        NfTableObjects v4 = KernelTable.parse(NftFamily.V4, CHAINS, SETS, MAPS);
         Instant now = Instant.parse("2026-11-22T07:00:00Z");
-        Transaction tx = NftDiff.adopt(v4, KernelTable.absent(), desired, now);
+        Transaction tx = NftDiff.adopt(v4, NfTableObjects.ABSENT, desired, now);
         List<String> lines = tx.text().lines().toList();
         assertThat(lines).doesNotContain("delete table ip kube-proxy").contains("add table ip kube-proxy", "flush table ip kube-proxy",
                 "delete chain ip kube-proxy old-hook", "flush set ip kube-proxy cluster-ips",
