@@ -163,6 +163,9 @@ public final class AgentScaleBench {
             if (line.equals(word)) {
                 return;
             }
+            if (line.startsWith("warm-up")) {
+                System.out.println("  API server " + line);
+            }
         }
         throw new IllegalStateException("the simulator ended before " + word);
     }
