@@ -267,7 +267,7 @@ public final class AgentScaleBench {
         return p.exitValue();
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (var files = Files.walk(dir)) {
             files.sorted(Collections.reverseOrder()).forEach(p -> p.toFile().delete());
         }

@@ -33,10 +33,10 @@ import java.util.concurrent.Future;
  * The cluster side of {@link AgentScaleBench}, run as its own process inside the benchmark's
  * network namespace ({@code ip netns exec}), so that the agent reaches it on loopback: fabric8's
  * CRUD mock API server on 127.0.0.1:{@code port}, loaded with {@link SyntheticObjects}. It prints
- * {@code READY} once loaded and warm (its full lists served through HTTP three times, each
- * round's time printed as a {@code warm-up} line); on {@code GO} (standard input) it changes one EndpointSlice at a
- * time at {@code rate} per second, {@code changes} times, each stamped with its
- * {@code last-change-trigger-time}, prints {@code DONE}, and exits when standard input closes.
+ * {@code READY} once loaded and warm (the agent's three lists served through HTTP three times,
+ * each round's time printed as a {@code warm-up} line); on {@code GO} (standard input) it changes
+ * one EndpointSlice at a time at {@code rate} per second, {@code changes} times, each stamped with
+ * its {@code last-change-trigger-time}, prints {@code DONE}, and exits when standard input closes.
  *
  * <p>Usage: {@code ClusterSimulator <services> <port> <changes> <rate>}.
  */
@@ -93,10 +93,10 @@ public final class ClusterSimulator {
     }
 
     /**
-     * Serves the agent's three lists (same queries) a few times through HTTP before the agent starts. The store is
-     * loaded without HTTP, so the mock's own JVM has not yet compiled its list path (the CRUD
-     * filter, Jackson writing 12 MB of objects); a real API server that has been answering lists
-     * has, and its watch cache answers them from memory. Without this the agent's cold start
+     * Serves the agent's three lists (its own queries) three times through HTTP before the agent
+     * starts. The store is loaded without HTTP, so the mock's own JVM has not yet compiled its
+     * list path (the CRUD filter, Jackson writing 12 MB of objects); a real API server that has
+     * been answering lists has, and its watch cache answers them from memory. Without this the agent's cold start
      * would include the mock's warm-up: at 10,000 Services the first round took 401-425 ms, a
      * warm one 122-169 ms (2-vCPU VM).
      */

@@ -8,9 +8,7 @@ import io.kproxy.source.kube.KubeSource;
 import io.kproxy.source.kube.KubeSourceOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The source's own share of the agent's cold start: a fresh JVM builds {@link KubeSource} against
@@ -54,9 +52,7 @@ public final class SourceListCost {
                         (t2 - t1) / 1e9, log.nextOffset());
             }
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            AgentScaleBench.deleteTree(dir);
         }
     }
 }
