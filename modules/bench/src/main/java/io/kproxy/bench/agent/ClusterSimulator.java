@@ -96,9 +96,9 @@ public final class ClusterSimulator {
      * Serves the agent's three lists (its own queries) three times through HTTP before the agent
      * starts. The store is loaded without HTTP, so the mock's own JVM has not yet compiled its
      * list path (the CRUD filter, Jackson writing 12 MB of objects); a real API server that has
-     * been answering lists has, and its watch cache answers them from memory. Without this the agent's cold start
-     * would include the mock's warm-up: at 10,000 Services the first round took 401-425 ms, a
-     * warm one 122-169 ms (2-vCPU VM).
+     * been answering lists has, and its watch cache answers them from memory. Without this the
+     * agent's cold start would include the mock's warm-up: at 10,000 Services the first round
+     * took 379-425 ms, a warm one 112-169 ms (2-vCPU VM).
      */
     private static void warm(int port) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
