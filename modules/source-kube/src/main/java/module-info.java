@@ -16,6 +16,7 @@ module io.kproxy.source.kube {
     requires kubernetes.client.api;
     requires kubernetes.client;
     requires kubernetes.model.core;
+    requires kubernetes.model.common;
     requires kubernetes.model.discovery;
     requires io.fabric8.kubernetes.client.jdkhttp;
     requires com.fasterxml.jackson.databind;
@@ -26,4 +27,6 @@ module io.kproxy.source.kube {
     requires java.net.http;
 
     exports io.kproxy.source.kube;
+    // Jackson instantiates RawJson's handlers, fabric8 the RawObject classes, by reflection.
+    opens io.kproxy.source.kube.internal to com.fasterxml.jackson.databind, kubernetes.client.api, kubernetes.client;
 }

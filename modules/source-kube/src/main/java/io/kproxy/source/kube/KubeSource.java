@@ -1,6 +1,5 @@
 package io.kproxy.source.kube;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.ResourceKind;
@@ -11,6 +10,7 @@ import io.kproxy.source.kube.internal.EventSink;
 import io.kproxy.source.kube.internal.KindLedger;
 import io.kproxy.source.kube.internal.KindSpec;
 import io.kproxy.source.kube.internal.KindWatch;
+import io.kproxy.source.kube.internal.RawObject;
 import io.kproxy.source.kube.internal.RequestObserver;
 import io.kproxy.source.kube.internal.SourceStats;
 import io.kproxy.source.kube.internal.Watchdog;
@@ -94,7 +94,7 @@ public final class KubeSource implements AutoCloseable {
         this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), System::nanoTime, relister);
     }
 
-    private <T extends HasMetadata> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
+    private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
         KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
         return new KindWatch<>(spec, client, ledger, stats, options.listPageSize());

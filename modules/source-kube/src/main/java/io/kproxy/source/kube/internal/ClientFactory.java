@@ -4,10 +4,16 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kproxy.source.kube.KubeSourceOptions;
 import java.io.File;
 
-/** Builds the fabric8 client the source uses: JDK HTTP client, unlimited watch reconnects. */
+/**
+ * Builds the fabric8 client the source uses: JDK HTTP client, unlimited watch reconnects, and a
+ * serialization of its own in which Services, EndpointSlices and Nodes decode to the source's
+ * {@link RawObject} classes, so that watch events (which fabric8 decodes by {@code apiVersion}
+ * and {@code kind}, not by the informer's class) skip the typed model as lists do.
+ */
 public final class ClientFactory {
 
     private ClientFactory() {
@@ -34,8 +40,18 @@ public final class ClientFactory {
         config.setWatchReconnectLimit(-1);
         return new KubernetesClientBuilder()
                 .withConfig(config)
+                .withKubernetesSerialization(serialization())
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("kproxy-source", observer))
                 .build();
+    }
+
+    /** fabric8's serialization with the raw classes registered for their kinds (this client only). */
+    static KubernetesSerialization serialization() {
+        KubernetesSerialization serialization = new KubernetesSerialization();
+        serialization.registerKubernetesResource(RawObject.RawService.class);
+        serialization.registerKubernetesResource(RawObject.RawEndpointSlice.class);
+        serialization.registerKubernetesResource(RawObject.RawNode.class);
+        return serialization;
     }
 }

@@ -1,24 +1,24 @@
 package io.kproxy.source.kube.internal;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.model.NodeName;
+import io.kproxy.source.kube.internal.RawObject.RawEndpointSlice;
+import io.kproxy.source.kube.internal.RawObject.RawNode;
+import io.kproxy.source.kube.internal.RawObject.RawService;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Which objects of one kind the source watches, as a fabric8 informable. Immutable.
+ * Which objects of one kind the source watches, as a fabric8 informable over the kind's
+ * {@link RawObject} class (JSON trees, not fabric8's typed model). Immutable.
  *
  * @param kind       the kind recorded in events
  * @param informable the filtered resource to inform on, for a client
  * @param empty      a new, empty object of the kind (what the informer's reduced store hands back)
  */
-public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable,
+public record KindSpec<T extends RawObject>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable,
         Supplier<T> empty) {
 
     /** Upstream's label: an object for another proxy implementation. */
@@ -31,23 +31,24 @@ public record KindSpec<T extends HasMetadata>(ResourceKind kind, Function<Kubern
      * !service.kubernetes.io/headless}, the selector of {@code cmd/kube-proxy/app/server.go}
      * (any value of service-proxy-name hides the object).
      */
-    public static KindSpec<Service> services() {
+    public static KindSpec<RawService> services() {
         return new KindSpec<>(ResourceKind.SERVICE,
-                c -> c.services().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS), Service::new);
+                c -> c.resources(RawService.class).inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS),
+                RawService::new);
     }
 
     /** {@code discovery.k8s.io/v1} EndpointSlices, with the same selector as Services. */
-    public static KindSpec<EndpointSlice> endpointSlices() {
+    public static KindSpec<RawEndpointSlice> endpointSlices() {
         return new KindSpec<>(ResourceKind.ENDPOINT_SLICE,
-                c -> c.discovery().v1().endpointSlices().inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS),
-                EndpointSlice::new);
+                c -> c.resources(RawEndpointSlice.class).inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS),
+                RawEndpointSlice::new);
     }
 
     /**
      * This node's Node only, by field selector {@code metadata.name=<node>}: upstream's node
      * informer in {@code cmd/kube-proxy/app/server.go} ({@code fields.OneTermEqualSelector}).
      */
-    public static KindSpec<Node> node(NodeName node) {
-        return new KindSpec<>(ResourceKind.NODE, c -> c.nodes().withField("metadata.name", node.value()), Node::new);
+    public static KindSpec<RawNode> node(NodeName node) {
+        return new KindSpec<>(ResourceKind.NODE, c -> c.resources(RawNode.class).withField("metadata.name", node.value()), RawNode::new);
     }
 }

@@ -1,7 +1,5 @@
 package io.kproxy.source.kube.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -12,14 +10,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fabric8 informer for one kind, and its replacement when the watchdog forces a relist.
- * Callbacks are converted to {@link Json} and handed to the kind's {@link KindLedger}.
+ * Callbacks hand the objects' {@link Json} trees (see {@link RawObject}) to the kind's {@link KindLedger}.
  *
  * <p>fabric8 resumes watches after a disconnect and relists after a watch {@code ERROR} 410
  * ({@code Reflector.onClose}); the exception handler here keeps the informer retrying after any
  * other list or watch failure (fabric8's default gives up before the first sync, and on
  * watcher exceptions), so a proxy never stops watching on its own. Thread-safe.
  */
-public final class KindWatch<T extends HasMetadata> implements WatchedKind {
+public final class KindWatch<T extends RawObject> implements WatchedKind {
 
     private static final Logger LOG = LoggerFactory.getLogger(KindWatch.class);
 
@@ -108,11 +106,6 @@ public final class KindWatch<T extends HasMetadata> implements WatchedKind {
         }
     }
 
-    private Json.Obj toJson(T object) {
-        JsonNode tree = client.getKubernetesSerialization().convertValue(object, JsonNode.class);
-        return JsonTrees.toObject(tree);
-    }
-
     /** One generation's callbacks; fabric8 calls them serially, in order. */
     private final class Handler implements ResourceEventHandler<T> {
         private final KindLedger.Generation generation;
@@ -133,17 +126,17 @@ public final class KindWatch<T extends HasMetadata> implements WatchedKind {
 
         @Override
         public void onAdd(T obj) {
-            run("add", () -> ledger.observed(generation, toJson(obj)));
+            run("add", () -> ledger.observed(generation, obj.json()));
         }
 
         @Override
         public void onUpdate(T oldObj, T newObj) {
-            run("update", () -> ledger.observed(generation, toJson(newObj)));
+            run("update", () -> ledger.observed(generation, newObj.json()));
         }
 
         @Override
         public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            run("delete", () -> ledger.deleted(generation, toJson(obj), deletedFinalStateUnknown));
+            run("delete", () -> ledger.deleted(generation, obj.json(), deletedFinalStateUnknown));
         }
 
         private void run(String what, Step step) {

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Jackson trees to {@link Json} trees: object key order kept, integral numbers that fit in 64
+ * Test helper: Jackson trees to {@link Json} trees (how the source converted fabric8's typed objects
+ * before {@link RawJson}): object key order kept, integral numbers that fit in 64
  * bits as {@link Json.Int}, every other number as {@link Json.Dec}. Pure and thread-safe.
  */
-public final class JsonTrees {
+final class JsonTrees {
 
     private JsonTrees() {
     }
