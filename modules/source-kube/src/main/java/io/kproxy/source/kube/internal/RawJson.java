@@ -44,6 +44,9 @@ public final class RawJson {
         JsonToken t = p.currentToken();
         if (t == null) {
             t = p.nextToken();
+            if (t == null) {
+                throw new IOException("no JSON value at " + p.currentLocation());
+            }
         }
         return switch (t) {
             case START_OBJECT -> object(p);

@@ -163,6 +163,7 @@ class RawJsonTest {
         assertThatThrownBy(() -> SERIALIZATION.unmarshal("[1]", RawService.class))
                 .hasStackTraceContaining("expected a JSON object for RawService");
         assertThatThrownBy(() -> read("{\"a\":")).isInstanceOf(Exception.class);
+        assertThatThrownBy(() -> read("")).hasMessageContaining("no JSON value");
     }
 
     private static Json.Obj read(String json) throws Exception {
