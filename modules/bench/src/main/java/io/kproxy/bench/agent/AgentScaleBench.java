@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,8 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       the end of its first sync (JVM start, list of every object, fold, render, the full
  *       transaction);</li>
  *   <li><b>network programming latency</b> of single EndpointSlice changes made at {@code rate}
- *       per second with {@code minSyncPeriod: 0}: trigger time to the end of the sync that
- *       covered the change, p50 and p99 ({@link JournalLatency});</li>
+ *       per second with {@code minSyncPeriod: 0}, from the end of the agent's start-up (the first
+ *       sync and, after a large one, the heap collection that follows it): trigger time to the end
+ *       of the sync that covered the change, p50 and p99 ({@link JournalLatency});</li>
  *   <li><b>RSS</b> of the agent (peak, and after the changes);</li>
  *   <li><b>the floor</b>: the same ruleset (rendered from the journal's state at the first sync)
  *       loaded by {@code nft -f} into another fresh namespace, in the same run.</li>
@@ -40,7 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code java -cp <bench classpath> io.kproxy.bench.agent.AgentScaleBench [sizes=1000,10000] [changes=200] [rate=20]}.
  * {@code KPROXY_JAVA_OPTS} is passed to the agent (default {@code -Xmx320m}); with
  * {@code KPROXY_BENCH_HISTOGRAM} set, the agent's live-heap histogram is printed after the first
- * sync and after the changes (each costs the agent a full GC).
+ * sync and after the changes (each costs the agent a full GC); with {@code KPROXY_BENCH_LATENCIES}
+ * set, every change's latency in the order made; with {@code -XX:NativeMemoryTracking=summary} in
+ * {@code KPROXY_JAVA_OPTS}, the JVM's memory summary after the first sync and after the changes.
  */
 public final class AgentScaleBench {
 
@@ -95,10 +99,23 @@ public final class AgentScaleBench {
             Instant launched = Instant.now();
             agent = pb.start();
             AtomicLong peakRss = new AtomicLong();
+            AtomicLong peakRssAt = new AtomicLong();
+            long launchedNanos = System.nanoTime();
             Process a = agent;
-            Thread sampler = Thread.ofPlatform().daemon().start(() -> sampleRss(a.pid(), peakRss, a));
+            Thread sampler = Thread.ofPlatform().daemon().start(() -> sampleRss(a.pid(), peakRss, peakRssAt, a));
             awaitLog(agentLog, "decision=synced", Duration.ofMinutes(10), agent);
+            if (Files.readString(agentLog).contains(COMPACT_BEFORE)) {
+                // The changes start once the agent's start-up is over: after a large first sync the
+                // engine collects the heap at once (SyncCycle.compactAroundLargeRewrite, 0.2-0.3 s at
+                // 10,000 Services), a pause changes made at that instant would wait for.
+                awaitLog(agentLog, COMPACT_AFTER, Duration.ofSeconds(30), agent);
+            }
+            long firstSyncSeen = System.nanoTime();
             long rssAfterStart = rss(agent.pid());
+            String rssParts = rssParts(agent.pid());
+            if (javaOpts.contains("NativeMemoryTracking")) {
+                System.out.println("after the first sync:\n" + jcmd(agent.pid(), "VM.native_memory", "summary"));
+            }
             boolean histogram = System.getenv("KPROXY_BENCH_HISTOGRAM") != null;
             if (histogram) {
                 System.out.println("heap after the first sync (live objects, top 25):\n" + histogram(agent.pid()));
@@ -113,7 +130,7 @@ public final class AgentScaleBench {
                 System.out.println("heap after the changes (live objects, top 25):\n" + histogram(agent.pid()));
             }
             if (javaOpts.contains("NativeMemoryTracking")) {
-                System.out.println(jcmd(agent.pid(), "VM.native_memory", "summary"));
+                System.out.println("after the changes:\n" + jcmd(agent.pid(), "VM.native_memory", "summary"));
             }
             agent.destroy();
             agent.waitFor(60, TimeUnit.SECONDS);
@@ -122,6 +139,9 @@ public final class AgentScaleBench {
             JournalLatency j = JournalLatency.read(journal, agentLog, changesFrom);
             double coldStart = Duration.between(launched, j.firstSync()).toMillis() / 1000.0;
             List<Long> ms = new ArrayList<>(j.latencies().stream().map(Duration::toMillis).toList());
+            if (System.getenv("KPROXY_BENCH_LATENCIES") != null) {
+                System.out.println("latencies in change order (ms): " + ms);
+            }
             Collections.sort(ms);
             String ruleset = BackendProvider.forMode("nftables").orElseThrow().create(new MemoryKernelPort(), new MemoryKernelPort())
                     .render(j.stateAtFirstSync().node()).rulesetText();
@@ -134,8 +154,9 @@ public final class AgentScaleBench {
             Collections.sort(share);
             System.out.printf("  of which journaled to programmed (fold, sync): p50 %d ms, p99 %d ms, max %d ms%n", pct(share, 0.50),
                     pct(share, 0.99), share.isEmpty() ? -1 : share.getLast());
-            System.out.printf("RSS: %d MB after the first sync, %d MB after the changes, peak %d MB%n", rssAfterStart >> 20,
-                    rssAfterChanges >> 20, peakRss.get() >> 20);
+            System.out.printf("RSS: %d MB after the first sync (%s), %d MB after the changes, peak %d MB (%.1f s after launch;"
+                    + " the first sync seen at %.1f s)%n", rssAfterStart >> 20, rssParts, rssAfterChanges >> 20, peakRss.get() >> 20,
+                    (peakRssAt.get() - launchedNanos) / 1e9, (firstSyncSeen - launchedNanos) / 1e9);
             System.out.println("agent log: " + agentLog);
         } finally {
             if (agent != null && agent.isAlive()) {
@@ -170,6 +191,9 @@ public final class AgentScaleBench {
         throw new IllegalStateException("the simulator ended before " + word);
     }
 
+    private static final String COMPACT_BEFORE = "decision=compact-heap reason=\"before a large full sync\"";
+    private static final String COMPACT_AFTER = "decision=compact-heap reason=\"after a large full sync\"";
+
     private static void awaitLog(Path log, String text, Duration max, Process agent) throws Exception {
         long deadline = System.nanoTime() + max.toNanos();
         while (System.nanoTime() < deadline) {
@@ -184,14 +208,35 @@ public final class AgentScaleBench {
         throw new IllegalStateException("no '" + text + "' within " + max + "; see " + log);
     }
 
-    private static void sampleRss(long pid, AtomicLong peak, Process p) {
+    /** Samples {@code pid}'s RSS every 200 ms into {@code peak}, and the time of the peak (nanoTime) into {@code peakAt}. */
+    private static void sampleRss(long pid, AtomicLong peak, AtomicLong peakAt, Process p) {
         while (p.isAlive()) {
-            peak.accumulateAndGet(rss(pid), Math::max);
+            long now = rss(pid);
+            if (now > peak.get()) {
+                peak.set(now);
+                peakAt.set(System.nanoTime());
+            }
             try {
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /** The anonymous, file-backed and shared parts of {@code pid}'s RSS, from /proc ("" when gone). */
+    private static String rssParts(long pid) {
+        try {
+            List<String> parts = new ArrayList<>();
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("RssAnon:") || line.startsWith("RssFile:") || line.startsWith("RssShmem:")) {
+                    parts.add(line.substring(3, line.indexOf(':')).toLowerCase(Locale.ROOT) + " "
+                            + (Long.parseLong(line.replaceAll("\\D", "")) >> 10) + " MB");
+                }
+            }
+            return String.join(", ", parts);
+        } catch (IOException | RuntimeException e) {
+            return "";
         }
     }
 

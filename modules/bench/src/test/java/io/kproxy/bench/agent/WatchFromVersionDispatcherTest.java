@@ -1,0 +1,109 @@
+package io.kproxy.bench.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class WatchFromVersionDispatcherTest {
+
+    private KubernetesMockServer server;
+    private KubernetesClient client;
+
+    @BeforeEach
+    void start() {
+        MockWebServer web = new MockWebServer();
+        server = new KubernetesMockServer(web, new HashMap<>(), false);
+        web.setDispatcher(new WatchFromVersionDispatcher());
+        server.start(InetAddress.getLoopbackAddress(), 0);
+        Config config = Config.empty();
+        config.setMasterUrl("http://127.0.0.1:" + server.getPort());
+        client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        server.shutdown();
+    }
+
+    private static Service service(String name, String ip) {
+        return new ServiceBuilder().withNewMetadata().withNamespace("a").withName(name).endMetadata()
+                .withNewSpec().withClusterIP(ip).endSpec().build();
+    }
+
+    @Test
+    void aWatchFromTheListsVersionGetsOnlyLaterChangesAndOneWithoutAVersionGetsEverything() throws Exception {
+        client.services().resource(service("one", "10.96.0.1")).create();
+        client.services().resource(service("two", "10.96.0.2")).create();
+        String listed = client.services().inAnyNamespace().list().getMetadata().getResourceVersion();
+
+        Events fromVersion = new Events();
+        Events fromNothing = new Events();
+        Watch afterList = client.services().inAnyNamespace().watch(new ListOptionsBuilder().withResourceVersion(listed).build(), fromVersion);
+        Watch everything = client.services().inAnyNamespace().watch(fromNothing);
+        try {
+            assertThat(fromNothing.take(2)).as("the mock's own behaviour without a version").containsOnly("ADDED");
+            assertThat(fromVersion.events.poll(500, TimeUnit.MILLISECONDS)).as("no initial ADDED after the list").isNull();
+
+            client.services().inNamespace("a").withName("one").edit(s -> new ServiceBuilder(s).editMetadata().addToLabels("x", "y")
+                    .endMetadata().build());
+            assertThat(fromVersion.take(1)).containsExactly("MODIFIED one");
+        } finally {
+            afterList.close();
+            everything.close();
+        }
+    }
+
+    @Test
+    void readsTheVersionFromTheQuery() {
+        assertThat(WatchFromVersionDispatcher.fromVersion("/api/v1/services?allowWatchBookmarks=true&resourceVersion=42&watch=true"))
+                .isTrue();
+        assertThat(WatchFromVersionDispatcher.fromVersion("/api/v1/services?resourceVersion=0&watch=true")).isFalse();
+        assertThat(WatchFromVersionDispatcher.fromVersion("/api/v1/services?resourceVersion=&watch=true")).isFalse();
+        assertThat(WatchFromVersionDispatcher.fromVersion("/api/v1/services?watch=true")).isFalse();
+        assertThat(WatchFromVersionDispatcher.fromVersion("/api/v1/services")).isFalse();
+    }
+
+    private static final class Events implements Watcher<Service> {
+        final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+
+        @Override
+        public void eventReceived(Action action, Service resource) {
+            events.add(action == Action.ADDED ? "ADDED" : action + " " + resource.getMetadata().getName());
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+        }
+
+        List<String> take(int n) throws InterruptedException {
+            List<String> out = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String e = events.poll(5, TimeUnit.SECONDS);
+                assertThat(e).as("event %d of %d", i + 1, n).isNotNull();
+                out.add(e);
+            }
+            return out;
+        }
+    }
+}
