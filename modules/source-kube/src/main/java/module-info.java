@@ -27,6 +27,6 @@ module io.kproxy.source.kube {
     requires java.net.http;
 
     exports io.kproxy.source.kube;
-    // Jackson instantiates RawJson's handlers, fabric8 the RawObject classes, by reflection.
-    opens io.kproxy.source.kube.internal to com.fasterxml.jackson.databind, kubernetes.client.api, kubernetes.client;
+    // Jackson instantiates RawJson's deserializer by reflection.
+    opens io.kproxy.source.kube.internal to com.fasterxml.jackson.databind;
 }

@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -224,34 +226,37 @@ public final class AgentScaleBench {
         }
     }
 
-    /** The anonymous, file-backed and shared parts of {@code pid}'s RSS, from /proc ("" when gone). */
+    /** The anonymous, file-backed and shared parts of {@code pid}'s RSS ("" when gone). */
     private static String rssParts(long pid) {
-        try {
-            List<String> parts = new ArrayList<>();
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("RssAnon:") || line.startsWith("RssFile:") || line.startsWith("RssShmem:")) {
-                    parts.add(line.substring(3, line.indexOf(':')).toLowerCase(Locale.ROOT) + " "
-                            + (Long.parseLong(line.replaceAll("\\D", "")) >> 10) + " MB");
-                }
+        Map<String, Long> status = statusKb(pid);
+        List<String> parts = new ArrayList<>();
+        for (String field : List.of("RssAnon", "RssFile", "RssShmem")) {
+            if (status.containsKey(field)) {
+                parts.add(field.substring(3).toLowerCase(Locale.ROOT) + " " + (status.get(field) >> 10) + " MB");
             }
-            return String.join(", ", parts);
-        } catch (IOException | RuntimeException e) {
-            return "";
         }
+        return String.join(", ", parts);
     }
 
     /** VmRSS of {@code pid} in bytes (0 when gone). */
     private static long rss(long pid) {
+        return statusKb(pid).getOrDefault("VmRSS", 0L) * 1024;
+    }
+
+    /** The kB-valued fields of /proc/{@code pid}/status (empty when the process is gone). */
+    private static Map<String, Long> statusKb(long pid) {
+        Map<String, Long> fields = new HashMap<>();
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.endsWith(" kB")) {
+                    fields.put(line.substring(0, colon), Long.parseLong(line.substring(colon + 1, line.length() - 3).trim()));
                 }
             }
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return Map.of();
         }
-        return 0;
+        return fields;
     }
 
     /** {@code jcmd <pid> <command...>} output (the JVM's own view of its memory, with -XX:NativeMemoryTracking). */

@@ -2,6 +2,7 @@ package io.kproxy.bench.agent;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.WebSocketListener;
@@ -19,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@code resourceVersion} (what an informer sends after its list) is not first sent every
  * matching object as {@code ADDED}. The mock sends them on every watch it opens, whatever the
  * version; a real API server sends only what changed after the version. At 10,000 Services that
- * was 20,000 extra watch events, each decoded by fabric8 into its typed model and converted, on
- * the two cores the agent's first sync also needs (and the mock's own CPU besides): the benchmark
+ * was 20,000 extra watch events for the agent to decode and compare with what it had journaled,
+ * on the two cores its first sync also needs (and the mock's own CPU besides): the benchmark
  * measured a cost no node pays. Watches without a version (or {@code resourceVersion=0}) keep the
  * mock's behaviour.
  *
@@ -61,7 +62,7 @@ final class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
             AttributeSet attributes = attributeExtractor.fromPath(path);
             String name = (String) resourceName.invoke(this, path);
             if (name != null) {
-                attributes = attributes.add(new io.fabric8.mockwebserver.crud.Attribute("name", name));
+                attributes = attributes.add(new Attribute("name", name));
             }
             Consumer<Object> noInitialEvents = opened -> {
             };

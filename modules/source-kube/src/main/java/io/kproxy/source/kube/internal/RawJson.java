@@ -1,14 +1,11 @@
 package io.kproxy.source.kube.internal;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.BeanProperty;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.JsonSerializer;
-import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
@@ -22,7 +19,9 @@ import java.util.Map;
 
 /**
  * Reads {@link Json} trees straight from a Jackson token stream, and the Jackson glue that makes
- * {@link RawObject}s of them.
+ * {@link RawObject}s of them. (The configuration reader, {@code io.kproxy.config.ConfigText},
+ * walks tokens the same way with other rules: it keeps nulls, refuses non-finite numbers and
+ * reports errors by line and column.)
  *
  * <p>The trees equal what the typed model's round trip made of the same response (the source
  * recorded {@code convertValue(typedObject)} before, and restarts compare fingerprints with what
@@ -139,32 +138,6 @@ public final class RawJson {
         return new Json.Obj(out);
     }
 
-    /** Writes {@code value} to {@code g}. */
-    public static void write(Json value, JsonGenerator g) throws IOException {
-        switch (value) {
-            case Json.Obj o -> {
-                g.writeStartObject();
-                for (Map.Entry<String, Json> e : o.fields().entrySet()) {
-                    g.writeFieldName(e.getKey());
-                    write(e.getValue(), g);
-                }
-                g.writeEndObject();
-            }
-            case Json.Arr a -> {
-                g.writeStartArray();
-                for (Json item : a.items()) {
-                    write(item, g);
-                }
-                g.writeEndArray();
-            }
-            case Json.Str s -> g.writeString(s.value());
-            case Json.Int i -> g.writeNumber(i.value());
-            case Json.Dec d -> g.writeNumber(d.value());
-            case Json.Bool b -> g.writeBoolean(b.value());
-            case Json.Null n -> g.writeNull();
-        }
-    }
-
     /**
      * Makes a {@link RawObject} of the subclass Jackson asks for. Jackson creates it with the
      * no-argument constructor, then asks for a copy bound to the target class.
@@ -204,14 +177,6 @@ public final class RawJson {
             }
             RawObject out = RawObject.empty(type);
             return out.withJson(withTypeMeta(obj, out.getApiVersion(), out.getKind()));
-        }
-    }
-
-    /** Writes a {@link RawObject} as its tree. */
-    public static final class Serializer extends JsonSerializer<RawObject> {
-        @Override
-        public void serialize(RawObject value, JsonGenerator g, SerializerProvider serializers) throws IOException {
-            write(value.json(), g);
         }
     }
 }

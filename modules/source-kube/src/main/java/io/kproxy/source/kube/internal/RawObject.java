@@ -1,7 +1,6 @@
 package io.kproxy.source.kube.internal;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -32,7 +31,6 @@ import java.util.Map;
  * between threads only through the informer's queues afterwards.
  */
 @JsonDeserialize(using = RawJson.Deserializer.class)
-@JsonSerialize(using = RawJson.Serializer.class)
 public abstract sealed class RawObject implements HasMetadata {
 
     private ObjectMeta metadata;

@@ -138,14 +138,6 @@ class RawJsonTest {
     }
 
     @Test
-    void writesWhatItReads() throws Exception {
-        RawService object = SERIALIZATION.unmarshal(SLICE.replace("EndpointSlice", "Service")
-                .replace("discovery.k8s.io/v1", "v1"), RawService.class);
-        String written = SERIALIZATION.asJson(object);
-        assertThat(read(written)).isEqualTo(object.json());
-    }
-
-    @Test
     void anObjectRebuiltFromTheStoreCarriesOnlyItsKeyAndVersion() {
         RawService object = SERIALIZATION.unmarshal(SERVICE, RawService.class);
         ObjectMeta meta = new ObjectMeta();
