@@ -266,8 +266,10 @@ public final class AgentScaleBench {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(30, TimeUnit.SECONDS);
-        return out.lines().filter(l -> l.contains("committed") && !l.contains("(mmap:") && !l.contains("(malloc=")).limit(30)
-                .reduce("", (a, b) -> a + b + "\n");
+        // Each category's committed memory, and the peaks NMT keeps of its malloc and arena memory
+        // (the JIT compilers' arenas peak during the first full sync and are gone by now).
+        return out.lines().filter(l -> l.contains("committed") && !l.contains("(mmap:") && !l.contains("(malloc=") || l.contains("peak="))
+                .limit(60).reduce("", (a, b) -> a + b + "\n");
     }
 
     /** The top of {@code jcmd <pid> GC.class_histogram} (a full GC first: live objects only). */
