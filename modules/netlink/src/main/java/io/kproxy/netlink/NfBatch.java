@@ -191,15 +191,31 @@ public final class NfBatch {
 
     /** Adds elements; {@code setId} (0: none) names a set created earlier in this batch. */
     public void addElements(NfFamily f, String table, String set, int setId, List<NfElement> elements) {
-        elements(NEWSETELEM, NLM_F_CREATE, "NEWSETELEM", f, table, set, setId, elements);
+        elements(NEWSETELEM, NLM_F_CREATE, "NEWSETELEM", f, table, set, true, setId, elements);
+    }
+
+    /**
+     * Adds elements to a set this batch created ({@link #addSet}'s {@code setId}) and that did not
+     * exist in the kernel before it, naming the set by that id alone: without a name the kernel
+     * looks the set up among the sets new in the transaction, newest first (since Linux 6.12,
+     * commit "netfilter: nf_tables: store new sets in dedicated list"), instead of comparing the
+     * name with every set of the table ({@code nft_set_lookup_global}, {@code
+     * net/netfilter/nf_tables_api.c}). {@code set} only describes the operation in errors.
+     */
+    public void addElementsToNewSet(NfFamily f, String table, String set, int setId, List<NfElement> elements) {
+        if (setId <= 0) {
+            throw new IllegalArgumentException("a new set is named by its batch id, not " + setId);
+        }
+        elements(NEWSETELEM, NLM_F_CREATE, "NEWSETELEM", f, table, set, false, setId, elements);
     }
 
     /** Deletes elements, given by key (and, for intervals, the closing element too). */
     public void deleteElements(NfFamily f, String table, String set, List<NfElement> elements) {
-        elements(DELSETELEM, 0, "DELSETELEM", f, table, set, 0, elements);
+        elements(DELSETELEM, 0, "DELSETELEM", f, table, set, true, 0, elements);
     }
 
-    private void elements(int type, int flags, String what, NfFamily f, String table, String set, int setId, List<NfElement> elements) {
+    private void elements(int type, int flags, String what, NfFamily f, String table, String set, boolean byName, int setId,
+            List<NfElement> elements) {
         if (elements.isEmpty()) {
             throw new IllegalArgumentException("an element operation needs elements");
         }
@@ -209,7 +225,9 @@ public final class NfBatch {
         while (i < elements.size()) {
             int m = message(type, flags, f, op);
             w.string(1, table);
-            w.string(2, set);
+            if (byName) {
+                w.string(2, set);
+            }
             if (setId != 0) {
                 w.u32Be(4, setId);
             }
