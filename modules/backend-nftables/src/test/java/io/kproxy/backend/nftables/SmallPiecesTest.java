@@ -30,6 +30,16 @@ class SmallPiecesTest {
     }
 
     @Test
+    void newSetsAreFoundByIdFromLinux612() {
+        assertThat(NetlinkKernelPort.findsNewSetsById("6.18.44-fc-v669")).isTrue();
+        assertThat(NetlinkKernelPort.findsNewSetsById("6.12.0")).isTrue();
+        assertThat(NetlinkKernelPort.findsNewSetsById("7.0.1-arch1")).isTrue();
+        assertThat(NetlinkKernelPort.findsNewSetsById("6.11.9")).isFalse();
+        assertThat(NetlinkKernelPort.findsNewSetsById("5.15.0-91-generic")).isFalse();
+        assertThat(NetlinkKernelPort.findsNewSetsById("")).isFalse();
+    }
+
+    @Test
     void refusalFromAFileNamesTheLine() {
         String script = "add table ip kube-proxy\nadd rule ip kube-proxy nope accept\n";
         KernelException e = NftKernelPort.refusal(script,
