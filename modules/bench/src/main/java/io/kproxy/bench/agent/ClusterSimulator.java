@@ -1,5 +1,6 @@
 package io.kproxy.bench.agent;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
@@ -76,7 +77,7 @@ public final class ClusterSimulator {
         config.setMasterUrl("http://127.0.0.1:" + port);
         try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory())
                 .build()) {
-            load(crud, n);
+            String[] versions = load(crud, n);
             warm(port);
             Watch warmWatch = warmWatchPath(client);
             System.out.println("READY");
@@ -88,8 +89,10 @@ public final class ClusterSimulator {
                 for (int c = 1; c <= changes; c++) {
                     next += periodNanos;
                     int i = (c * 7919) % n;
-                    client.discovery().v1().endpointSlices().inNamespace(SyntheticObjects.namespace(i))
-                            .resource(SyntheticObjects.slice(i, c, Instant.now().toString())).update();
+                    EndpointSlice changed = SyntheticObjects.slice(i, c, Instant.now().toString());
+                    changed.getMetadata().setResourceVersion(versions[i]);
+                    versions[i] = client.discovery().v1().endpointSlices().inNamespace(SyntheticObjects.namespace(i)).resource(changed)
+                            .update().getMetadata().getResourceVersion();
                     long wait = next - System.nanoTime();
                     if (wait > 0) {
                         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
@@ -119,7 +122,7 @@ public final class ClusterSimulator {
     private static Watch warmWatchPath(KubernetesClient client) throws InterruptedException {
         String ns = "kproxy-bench-warm-up";
         var slices = client.discovery().v1().endpointSlices().inNamespace(ns);
-        slices.resource(warmUpSlice(ns, 0)).create();
+        String current = slices.resource(warmUpSlice(ns, 0)).create().getMetadata().getResourceVersion();
         String version = slices.list().getMetadata().getResourceVersion();
         CountDownLatch seen = new CountDownLatch(WARM_CHANGES);
         Watch watch = slices.watch(new ListOptionsBuilder().withResourceVersion(version).build(), new Watcher<>() {
@@ -137,7 +140,9 @@ public final class ClusterSimulator {
         });
         long start = System.nanoTime();
         for (int c = 1; c <= WARM_CHANGES; c++) {
-            slices.resource(warmUpSlice(ns, c)).update();
+            EndpointSlice changed = warmUpSlice(ns, c);
+            changed.getMetadata().setResourceVersion(current);
+            current = slices.resource(changed).update().getMetadata().getResourceVersion();
         }
         if (!seen.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the warm-up watch saw " + (WARM_CHANGES - seen.getCount()) + " of " + WARM_CHANGES
@@ -178,32 +183,42 @@ public final class ClusterSimulator {
         }
     }
 
-    /** Loads the objects straight into the CRUD store (no HTTP round trip per object: 20,000 creates take seconds, not minutes). */
-    private static void load(KubernetesCrudDispatcher crud, int n) throws Exception {
+    /**
+     * Loads the objects straight into the CRUD store (no HTTP round trip per object) and returns
+     * each EndpointSlice's resourceVersion, so that a change is one PUT of the slice with its
+     * version, as the EndpointSlice controller writes from its informer's cache (without a version
+     * fabric8's {@code update()} first GETs the object).
+     */
+    private static String[] load(KubernetesCrudDispatcher crud, int n) throws Exception {
         create(crud, "/api/v1/nodes", SyntheticObjects.node());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         List<Future<?>> done = new ArrayList<>();
         String loaded = Instant.now().toString();
+        String[] versions = new String[n];
         for (int i = 0; i < n; i++) {
             int k = i;
             done.add(pool.submit(() -> {
                 String ns = SyntheticObjects.namespace(k);
                 create(crud, "/api/v1/namespaces/" + ns + "/services", SyntheticObjects.service(k));
-                create(crud, "/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices", SyntheticObjects.slice(k, 0, loaded));
+                versions[k] = create(crud, "/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices",
+                        SyntheticObjects.slice(k, 0, loaded));
             }));
         }
         for (Future<?> f : done) {
             f.get();
         }
         pool.shutdown();
+        return versions;
     }
 
-    private static void create(KubernetesCrudDispatcher crud, String path, Object object) {
+    /** Creates the object and returns the resourceVersion the store gave it. */
+    private static String create(KubernetesCrudDispatcher crud, String path, Object object) {
         byte[] body = Serialization.asJson(object).getBytes(StandardCharsets.UTF_8);
         MockResponse r = crud.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.POST, path,
                 new Headers.Builder().add("Content-Type", "application/json").build(), new Buffer(body)));
         if (r.code() >= 300) {
             throw new IllegalStateException("create " + path + " answered " + r.code());
         }
+        return Serialization.unmarshal(r.getBody().readUtf8(), GenericKubernetesResource.class).getMetadata().getResourceVersion();
     }
 }

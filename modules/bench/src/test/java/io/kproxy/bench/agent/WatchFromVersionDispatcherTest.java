@@ -1,6 +1,7 @@
 package io.kproxy.bench.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Service;
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -28,12 +30,14 @@ class WatchFromVersionDispatcherTest {
 
     private KubernetesMockServer server;
     private KubernetesClient client;
+    private WatchFromVersionDispatcher dispatcher;
 
     @BeforeEach
     void start() {
         MockWebServer web = new MockWebServer();
         server = new KubernetesMockServer(web, new HashMap<>(), false);
-        web.setDispatcher(new WatchFromVersionDispatcher());
+        dispatcher = new WatchFromVersionDispatcher();
+        web.setDispatcher(dispatcher);
         server.start(InetAddress.getLoopbackAddress(), 0);
         Config config = Config.empty();
         config.setMasterUrl("http://127.0.0.1:" + server.getPort());
@@ -72,6 +76,36 @@ class WatchFromVersionDispatcherTest {
             afterList.close();
             everything.close();
         }
+    }
+
+    @Test
+    void anObjectIsFoundByItsNameThroughCreateUpdatePatchDeleteAndCreateAgain() {
+        var services = client.services().inNamespace("a");
+        Service created = services.resource(service("one", "10.96.0.1")).create();
+        services.resource(service("two", "10.96.0.2")).create();
+        long before = dispatcher.indexedLookups();
+
+        Service updated = services.resource(new ServiceBuilder(created).editMetadata().addToLabels("x", "1").endMetadata().build()).update();
+        assertThat(updated.getMetadata().getResourceVersion()).isNotEqualTo(created.getMetadata().getResourceVersion());
+        Service stale = new ServiceBuilder(created).editMetadata().addToLabels("x", "stale").endMetadata().build();
+        assertThatThrownBy(() -> services.resource(stale).update()).isInstanceOf(KubernetesClientException.class)
+                .extracting(e -> ((KubernetesClientException) e).getCode()).isEqualTo(409);
+        Service patched = services.withName("one").edit(s -> new ServiceBuilder(s).editMetadata().addToLabels("x", "2").endMetadata().build());
+        assertThat(patched.getMetadata().getLabels()).containsEntry("x", "2");
+        assertThat(dispatcher.indexedLookups() - before).as("update, refused update and patch found through the index").isEqualTo(3);
+
+        services.withName("one").delete();
+        assertThat(services.withName("one").get()).isNull();
+        assertThatThrownBy(() -> services.resource(updated).update()).isInstanceOf(KubernetesClientException.class);
+        services.resource(service("one", "10.96.0.9")).create();
+        assertThat(services.withName("one").get().getSpec().getClusterIP()).isEqualTo("10.96.0.9");
+        var found = dispatcher.findResource(dispatcher.getKey("/api/v1/namespaces/a/services/one"));
+        assertThat(found.getValue()).contains("10.96.0.9");
+        assertThat(dispatcher.findResource(dispatcher.getKey("/api/v1/namespaces/a/services/two")).getValue()).contains("10.96.0.2");
+        assertThat(dispatcher.findResource(dispatcher.getKey("/api/v1/namespaces/b/services/one"))).isNull();
+        assertThat(WatchFromVersionDispatcher.objectName(dispatcher.getKey("/api/v1/namespaces/a/services/one")))
+                .containsExactly("services", "a", "one");
+        assertThat(WatchFromVersionDispatcher.objectName(dispatcher.getKey("/api/v1/namespaces/a/services"))).isNull();
     }
 
     @Test
