@@ -70,7 +70,7 @@ public final class ClusterSimulator {
         int rate = Integer.parseInt(args[3]);
         MockWebServer web = new MockWebServer();
         KubernetesMockServer server = new KubernetesMockServer(web, new HashMap<>(), false);
-        KubernetesCrudDispatcher crud = new WatchFromVersionDispatcher();
+        WatchFromVersionDispatcher crud = new WatchFromVersionDispatcher();
         web.setDispatcher(crud);
         server.start(InetAddress.getLoopbackAddress(), port);
         Config config = Config.empty();
@@ -189,7 +189,8 @@ public final class ClusterSimulator {
      * version, as the EndpointSlice controller writes from its informer's cache (without a version
      * fabric8's {@code update()} first GETs the object).
      */
-    private static String[] load(KubernetesCrudDispatcher crud, int n) throws Exception {
+    private static String[] load(WatchFromVersionDispatcher crud, int n) throws Exception {
+        crud.creatingNewObjects(true);
         create(crud, "/api/v1/nodes", SyntheticObjects.node());
         ExecutorService pool = Executors.newFixedThreadPool(2);
         List<Future<?>> done = new ArrayList<>();
@@ -208,6 +209,7 @@ public final class ClusterSimulator {
             f.get();
         }
         pool.shutdown();
+        crud.creatingNewObjects(false);
         return versions;
     }
 
