@@ -132,6 +132,7 @@ final class SyncCycle {
             if (lastApplied.isPresent()) {
                 plan = backend.renderIncremental(lastApplied.get(), target.node(), delta);
             } else {
+                compactBeforeLargeRender(target.node());
                 Optional<DraftPlan.Draft> d = draft.take();
                 plan = d.isPresent()
                         ? backend.renderIncremental(d.get().plan(), target.node(), StateDelta.between(d.get().node(), target.node()))
@@ -243,6 +244,30 @@ final class SyncCycle {
             return d.isNegative() ? Duration.ZERO : d;
         });
         return new SyncRunner.Outcome.Succeeded(followUp);
+    }
+
+    /** From this many Service ports (both families) a render from scratch writes a large transaction (about 4 M characters). */
+    static final int LARGE_RENDER_PORTS = 3_000;
+
+    /**
+     * Before rendering everything from scratch for a large node (the first sync, or after a
+     * failure): collects what the initial list left in the old generation (decoded pages and
+     * informer objects promoted while the fold kept up; ~115 of 220 MB at 10,000 Services), so
+     * that writing the transaction's text grows the heap from the live data. Without it the
+     * process's memory peaked there, with the old generation full and the JIT compiling the
+     * text writer (RSS 420-437 MB at 10,000 Services in two runs of ten, docs/benchmarks.md).
+     * The collection before the apply ({@link #compactAroundLargeRewrite}) still runs: it frees
+     * the render's garbage and shrinks the heap before the compile (without it the peak moved into
+     * the compile: 353-406 MB in four runs, against 321-349 MB with both).
+     */
+    private static void compactBeforeLargeRender(NodeState node) {
+        int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
+        if (ports >= LARGE_RENDER_PORTS) {
+            long start = System.nanoTime();
+            System.gc();
+            LOG.info("decision=compact-heap reason=\"before rendering a large full sync from scratch\" service_ports={} millis={}", ports,
+                    (System.nanoTime() - start) / 1_000_000);
+        }
     }
 
     /**
