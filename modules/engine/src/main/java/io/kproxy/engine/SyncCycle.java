@@ -255,10 +255,10 @@ final class SyncCycle {
      * informer objects promoted while the fold kept up; ~115 of 220 MB at 10,000 Services), so
      * that writing the transaction's text grows the heap from the live data. Without it the
      * process's memory peaked there, with the old generation full and the JIT compiling the
-     * text writer (RSS 420-437 MB at 10,000 Services in two runs of ten, docs/benchmarks.md).
-     * The collection before the apply ({@link #compactAroundLargeRewrite}) still runs: it frees
-     * the render's garbage and shrinks the heap before the compile (without it the peak moved into
-     * the compile: 353-406 MB in four runs, against 321-349 MB with both).
+     * text writer (RSS peaks of 420 and 426 MB at 10,000 Services in two of five runs,
+     * docs/benchmarks.md). The collection before the apply ({@link #compactAroundLargeRewrite})
+     * still runs: it frees the render's garbage and shrinks the heap before the compile (without it
+     * the peak moved into the compile: 353-406 MB in four runs, against 318-367 MB in six with both).
      */
     private static void compactBeforeLargeRender(NodeState node) {
         int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
