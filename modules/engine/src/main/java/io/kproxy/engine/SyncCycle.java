@@ -263,10 +263,7 @@ final class SyncCycle {
     private static void compactBeforeLargeRender(NodeState node) {
         int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
         if (ports >= LARGE_RENDER_PORTS) {
-            long start = System.nanoTime();
-            System.gc();
-            LOG.info("decision=compact-heap reason=\"before rendering a large full sync from scratch\" service_ports={} millis={}", ports,
-                    (System.nanoTime() - start) / 1_000_000);
+            compactHeap("before rendering a large full sync from scratch", "service_ports", ports);
         }
     }
 
@@ -289,11 +286,15 @@ final class SyncCycle {
      */
     private static void compactAroundLargeRewrite(SyncKind kind, int chars, String when) {
         if (kind == SyncKind.FULL && chars >= LARGE_REWRITE_CHARS) {
-            long start = System.nanoTime();
-            System.gc();
-            LOG.info("decision=compact-heap reason=\"{} a large full sync\" transaction_chars={} millis={}", when, chars,
-                    (System.nanoTime() - start) / 1_000_000);
+            compactHeap(when + " a large full sync", "transaction_chars", chars);
         }
+    }
+
+    /** A full collection, logged with its reason, the size that called for it, and its duration. */
+    private static void compactHeap(String reason, String sizeField, int size) {
+        long start = System.nanoTime();
+        System.gc();
+        LOG.info("decision=compact-heap reason=\"{}\" {}={} millis={}", reason, sizeField, size, (System.nanoTime() - start) / 1_000_000);
     }
 
     private SyncRunner.Outcome failed(DataplaneTarget target, SyncKind kind, Instant now, long start, String error, boolean retryable) {

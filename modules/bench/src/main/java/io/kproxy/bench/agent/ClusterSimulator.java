@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -89,10 +91,8 @@ public final class ClusterSimulator {
                 for (int c = 1; c <= changes; c++) {
                     next += periodNanos;
                     int i = (c * 7919) % n;
-                    EndpointSlice changed = SyntheticObjects.slice(i, c, Instant.now().toString());
-                    changed.getMetadata().setResourceVersion(versions[i]);
-                    versions[i] = client.discovery().v1().endpointSlices().inNamespace(SyntheticObjects.namespace(i)).resource(changed)
-                            .update().getMetadata().getResourceVersion();
+                    versions[i] = update(client.discovery().v1().endpointSlices().inNamespace(SyntheticObjects.namespace(i)),
+                            SyntheticObjects.slice(i, c, Instant.now().toString()), versions[i]);
                     long wait = next - System.nanoTime();
                     if (wait > 0) {
                         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
@@ -140,9 +140,7 @@ public final class ClusterSimulator {
         });
         long start = System.nanoTime();
         for (int c = 1; c <= WARM_CHANGES; c++) {
-            EndpointSlice changed = warmUpSlice(ns, c);
-            changed.getMetadata().setResourceVersion(current);
-            current = slices.resource(changed).update().getMetadata().getResourceVersion();
+            current = update(slices, warmUpSlice(ns, c), current);
         }
         if (!seen.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the warm-up watch saw " + (WARM_CHANGES - seen.getCount()) + " of " + WARM_CHANGES
@@ -151,6 +149,17 @@ public final class ClusterSimulator {
         System.out.printf("warm-up of the update and watch paths: %d changes in %d ms%n", WARM_CHANGES,
                 (System.nanoTime() - start) / 1_000_000);
         return watch;
+    }
+
+    /**
+     * Replaces the slice with one PUT at {@code version} (the one the last write returned, as the
+     * EndpointSlice controller writes from its cache; without a version fabric8's {@code update()}
+     * first GETs the object) and returns the new version.
+     */
+    private static String update(NonNamespaceOperation<EndpointSlice, ?, Resource<EndpointSlice>> slices, EndpointSlice slice,
+            String version) {
+        slice.getMetadata().setResourceVersion(version);
+        return slices.resource(slice).update().getMetadata().getResourceVersion();
     }
 
     private static EndpointSlice warmUpSlice(String ns, int generation) {
@@ -185,9 +194,7 @@ public final class ClusterSimulator {
 
     /**
      * Loads the objects straight into the CRUD store (no HTTP round trip per object) and returns
-     * each EndpointSlice's resourceVersion, so that a change is one PUT of the slice with its
-     * version, as the EndpointSlice controller writes from its informer's cache (without a version
-     * fabric8's {@code update()} first GETs the object).
+     * each EndpointSlice's resourceVersion, for the changes' single PUTs ({@link #update}).
      */
     private static String[] load(WatchFromVersionDispatcher crud, int n) throws Exception {
         crud.creatingNewObjects(true);

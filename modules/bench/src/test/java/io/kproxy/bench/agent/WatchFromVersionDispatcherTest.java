@@ -109,7 +109,7 @@ class WatchFromVersionDispatcherTest {
     }
 
     @Test
-    void whileCreatingNewObjectsAMissIsNotSearchedButAHitStillIs() {
+    void whileCreatingNewObjectsCreatesStillRefuseANameTheStoreHolds() {
         var services = client.services().inNamespace("a");
         dispatcher.creatingNewObjects(true);
         services.resource(service("one", "10.96.0.1")).create();
