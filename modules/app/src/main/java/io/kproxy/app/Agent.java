@@ -118,6 +118,8 @@ final class Agent implements AutoCloseable {
 
     private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {
         ProxyConfig config = resolved.config();
+        // Upstream's conntrack sysctls and oomScoreAdj, before anything listens (docs/operations.md, "Node settings").
+        io.kproxy.app.node.NodeSettings.applyAtStart(config, io.kproxy.app.node.Sysctls.host());
         StatusServers servers = own(StatusServers.bind(config));
 
         Path dir = Path.of(config.kproxy().journalDir());
