@@ -86,6 +86,10 @@ public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminReques
         return ConfigText.toJson(new Json.Obj(m));
     }
 
+    private static boolean isControl(int c) {
+        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || Character.getType(c) == Character.FORMAT;
+    }
+
     /** Parses one request line. */
     static AdminRequest decode(String line) throws Malformed {
         Json json;
@@ -101,6 +105,10 @@ public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminReques
         String reason = o.string("reason").orElse("");
         if (reason.length() > 1024) {
             throw new Malformed("\"reason\" is longer than 1024 characters");
+        }
+        if (reason.chars().anyMatch(AdminRequest::isControl)) {
+            // It is journaled and printed by status and audit: no line breaks or terminal escapes (issue 18).
+            throw new Malformed("\"reason\" must not contain control characters (line breaks, tabs, escapes)");
         }
         List<String> allowed = new ArrayList<>(List.of("op"));
         AdminRequest r = switch (op) {
