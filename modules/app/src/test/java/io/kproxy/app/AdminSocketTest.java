@@ -261,6 +261,30 @@ class AdminSocketTest {
                 + "level=ERROR decision=forged\\\" (pin, unpin or status)\"");
     }
 
+    @Test
+    void fuzzedRequestLinesAreAnsweredAndNeverPutAControlCharacterIntoALogLine() throws Exception {
+        long seed = Long.getLong("fuzz.seed", System.nanoTime());
+        java.util.Random r = new java.util.Random(seed);
+        String[] parts = {"{", "}", "\"op\"", ":", "\"pin\"", "\"unpin\"", "\"status\"", ",", "\"reason\"", "\"toOffset\"", "1",
+            "\"toTime\"", "\"2026-11-22T03:12:00Z\"", "\\n", "\\u001b[31m", "\\u2028", "\u0000", "\t", "\"", "x", "\u00e9"};
+        Path socket = dir.resolve("admin.sock");
+        ListAppender<ILoggingEvent> lines = capture(AdminServer.class);
+        try (AdminServer _ = start(socket, AdminAccess.of(""))) {
+            for (int i = 0; i < 150; i++) {
+                StringBuilder line = new StringBuilder();
+                for (int k = r.nextInt(12); k >= 0; k--) {
+                    line.append(parts[r.nextInt(parts.length)]);
+                }
+                String answer = raw(socket, line.toString().replace("\n", "") + "\n");
+                assertThat(AdminResponse.decode(answer)).as("seed %d case %d: %s", seed, i, line).isPresent();
+            }
+        } finally {
+            release(AdminServer.class, lines);
+        }
+        assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).as("seed %d", seed).allSatisfy(l -> assertThat(l.chars()
+                .noneMatch(c -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029')).as(l).isTrue());
+    }
+
     private static String raw(Path socket, String line) throws IOException {
         try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             c.connect(UnixDomainSocketAddress.of(socket));
