@@ -177,6 +177,29 @@ class HttpListenerTest {
         }
     }
 
+    @Test
+    void listenersSharingSlotsShareOneCap() throws Exception {
+        // As the per-Service health-check ports do: a flood on one port takes places from the
+        // group, never more than the group's cap, and the other port still answers.
+        try (HttpListener other = HttpListener.bind("other", new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), slots, LIMITS)) {
+            other.start(path -> Optional.of(p -> new HttpListener.Response(200, "application/json", "{}")));
+            List<Socket> flood = new ArrayList<>();
+            try {
+                for (int i = 0; i < 50; i++) {
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), other.address().getPort());
+                    s.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+                    flood.add(s);
+                }
+                assertThat(exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 200 OK");
+                assertThat(slots.size()).isLessThanOrEqualTo(LIMITS.maxConnections());
+            } finally {
+                for (Socket s : flood) {
+                    s.close();
+                }
+            }
+        }
+    }
+
     private static String readResponses(InputStream in, int n) throws IOException {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < n; i++) {
