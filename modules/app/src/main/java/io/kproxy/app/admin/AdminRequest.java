@@ -20,12 +20,10 @@ import java.util.Map;
  * {"op":"status"}
  * </pre>
  *
- * Immutable; no null components.
+ * A line is at most {@link io.kproxy.app.listen.Limits#ADMIN}'s request size (16 KiB). Immutable; no
+ * null components.
  */
 public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminRequest.PinToOffset, AdminRequest.Unpin, AdminRequest.Status {
-
-    /** The longest request line the server reads. */
-    int MAX_LINE = 16 * 1024;
 
     record PinToTime(Instant time, String reason) implements AdminRequest {
         public PinToTime {
