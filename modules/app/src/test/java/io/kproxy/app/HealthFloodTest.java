@@ -116,7 +116,7 @@ class HealthFloodTest {
                 String answer = new String(fresh.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
                 assertThat(answer).startsWith("HTTP/1.1 200 OK\r\n").contains("\"nodeEligible\": true");
             }
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("a fresh /healthz during the flood").isLessThan(Duration.ofMillis(500));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("a fresh /healthz during the flood").isLessThan(Duration.ofMillis(1_000));
 
             for (Socket s : flood) {
                 s.setSoTimeout(3_000);
