@@ -17,10 +17,11 @@ module io.kproxy.app {
     // The demo enters its network namespaces with setns(2) to run pods and a client there.
     requires io.kproxy.netlink;
     requires info.picocli;
+    // SO_PEERCRED: the admin socket admits root or the configured group by the peer's credentials.
+    requires jdk.net;
     requires org.slf4j;
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;
-    requires jdk.httpserver;
     // fabric8's JDK HTTP client (inside the source) runs on java.net.http and, as an automatic
     // module, cannot say so itself (DEPENDENCIES.md).
     requires java.net.http;

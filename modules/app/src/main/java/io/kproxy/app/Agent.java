@@ -1,6 +1,8 @@
 package io.kproxy.app;
 
+import io.kproxy.app.admin.AdminAccess;
 import io.kproxy.app.admin.AdminServer;
+import io.kproxy.app.listen.Limits;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
@@ -137,7 +139,7 @@ final class Agent implements AutoCloseable {
         engine = own(Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry)));
         servers.start(engine, config);
         own(new HealthCheckServers(engine)).start();
-        startAdmin(Path.of(config.kproxy().adminSocket()), config.bindAddressHardFail());
+        startAdmin(Path.of(config.kproxy().adminSocket()), config.kproxy().adminGroup(), config.bindAddressHardFail());
 
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
         KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
@@ -154,9 +156,9 @@ final class Agent implements AutoCloseable {
     }
 
     /** The admin endpoint; skipped with an error (rollback unavailable) unless {@code hardFail}. */
-    private void startAdmin(Path socket, boolean hardFail) throws IOException {
+    private void startAdmin(Path socket, String adminGroup, boolean hardFail) throws IOException {
         try {
-            own(AdminServer.start(socket, engine.control(), ADMIN_SYNC_TIMEOUT));
+            own(AdminServer.start(socket, AdminAccess.of(adminGroup), engine.control(), ADMIN_SYNC_TIMEOUT, Limits.ADMIN));
         } catch (IOException e) {
             if (hardFail) {
                 throw new IOException("cannot serve the admin socket " + socket + ": " + e.getMessage(), e);

@@ -1,8 +1,9 @@
 package io.kproxy.app;
 
-import com.sun.net.httpserver.HttpServer;
+import io.kproxy.app.listen.HttpListener;
+import io.kproxy.app.listen.Limits;
+import io.kproxy.app.listen.Slots;
 import io.kproxy.engine.Engine;
-import io.kproxy.engine.ProxyHealth;
 import io.kproxy.engine.ServiceHealthChecks;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.InvalidValueException;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * changes; a Service whose port changes is closed and reopened; a port that cannot be bound is
  * logged and retried at the next change, as upstream does.
  *
+ * <p>Every port is an {@link HttpListener} with the limits of {@link Limits#HTTP}, and all of
+ * them share one {@link Slots} of {@link #CONNECTIONS} places: the number of Services does not
+ * multiply the descriptors a flood can take (docs/operations.md, "Input limits of the endpoints").
+ *
  * <p>Updates arrive on the engine's sync thread; this class is synchronized and binds sockets
  * there (a few per change, only when the set of checks changes).
  */
@@ -39,15 +45,27 @@ final class HealthCheckServers implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HealthCheckServers.class);
 
-    private record Open(int port, List<HttpServer> servers) {
+    /** Connections open at once over every health-check port of every Service. */
+    static final int CONNECTIONS = 256;
+
+    private record Open(int port, List<HttpListener> servers) {
     }
 
     private final Engine engine;
+    private final Limits limits;
+    private final Slots slots;
     private final Map<ServiceRef, Open> open = new HashMap<>();
     private boolean closed;
 
     HealthCheckServers(Engine engine) {
+        this(engine, Limits.HTTP.withMaxConnections(CONNECTIONS));
+    }
+
+    /** With other limits (tests use short timeouts); {@code limits.maxConnections()} is the group's. */
+    HealthCheckServers(Engine engine, Limits limits) {
         this.engine = engine;
+        this.limits = limits;
+        this.slots = new Slots("healthcheck", limits);
     }
 
     /** Follows the engine's checks from now on. */
@@ -65,34 +83,29 @@ final class HealthCheckServers implements AutoCloseable {
                 return false;
             }
             LOG.info("decision=close-healthcheck service={} port={}", e.getKey(), e.getValue().port());
-            e.getValue().servers().forEach(s -> s.stop(0));
+            e.getValue().servers().forEach(HttpListener::close);
             return true;
         });
         for (ServiceHealthChecks.Check c : checks.values()) {
             if (open.containsKey(c.service())) {
                 continue;
             }
-            List<HttpServer> servers = new ArrayList<>();
+            List<HttpListener> servers = new ArrayList<>();
             try {
+                ServiceRef svc = c.service();
+                // Any path (upstream's hcHandler serves "/" and below). A check being closed
+                // answers what upstream's handler writes then: nothing, which Go sends as an empty 200.
+                HttpListener.Handler handler = path -> engine.healthChecks().answer(svc).map(r -> Http.json(r.status(), r.body()))
+                        .orElse(new HttpListener.Response(200, "", ""));
                 for (InetSocketAddress address : addresses(engine.state().node(), c.port())) {
-                    HttpServer s = Http.bind(address);
-                    ServiceRef svc = c.service();
-                    s.createContext("/", ex -> {
-                        var answer = engine.healthChecks().answer(svc);
-                        if (answer.isPresent()) {
-                            ProxyHealth.Response r = answer.get();
-                            Http.json(ex, r.status(), r.body());
-                        } else {
-                            ex.close(); // upstream writes nothing for a check being closed
-                        }
-                    });
-                    s.start();
+                    HttpListener s = HttpListener.bind("healthcheck", address, slots, limits);
                     servers.add(s);
+                    s.start(path -> Optional.of(handler));
                 }
                 open.put(c.service(), new Open(c.port(), servers));
                 LOG.info("decision=open-healthcheck service={} port={} listeners={}", c.service(), c.port(), servers.size());
             } catch (IOException e) {
-                servers.forEach(s -> s.stop(0));
+                servers.forEach(HttpListener::close);
                 LOG.error("decision=skip-healthcheck reason=FailedToStartServiceHealthcheck service={} port={} error=\"{}\"", c.service(),
                         c.port(), e.getMessage());
             }
@@ -133,7 +146,8 @@ final class HealthCheckServers implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        open.values().forEach(o -> o.servers().forEach(s -> s.stop(0)));
+        open.values().forEach(o -> o.servers().forEach(HttpListener::close));
         open.clear();
+        slots.close();
     }
 }

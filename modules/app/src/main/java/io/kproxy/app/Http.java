@@ -1,20 +1,15 @@
 package io.kproxy.app;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.kproxy.app.listen.HttpListener;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.IpAddress;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
 
 /**
- * Small pieces shared by kproxy's HTTP servers (the JDK's {@code com.sun.net.httpserver}): binding
- * a Go-style {@code host:port}, and writing an answer with upstream's headers.
+ * Small pieces shared by kproxy's HTTP servers ({@link HttpListener}): binding a Go-style
+ * {@code host:port}, and answers with upstream's headers.
  */
 final class Http {
 
@@ -53,44 +48,13 @@ final class Http {
         }
     }
 
-    /** A bound server (not started) whose handlers run on virtual threads. */
-    static HttpServer bind(InetSocketAddress address) throws IOException {
-        HttpServer server = HttpServer.create(address, 64);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        return server;
+    /** {@code body} with {@code status} and upstream's JSON headers ({@code X-Content-Type-Options} is always sent). */
+    static HttpListener.Response json(int status, String body) {
+        return new HttpListener.Response(status, "application/json", body);
     }
 
-    /** Writes {@code body} with {@code status} and upstream's JSON headers. */
-    static void json(HttpExchange ex, int status, String body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-        send(ex, status, body);
-    }
-
-    static void text(HttpExchange ex, int status, String contentType, String body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", contentType);
-        ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-        send(ex, status, body);
-    }
-
-    private static void send(HttpExchange ex, int status, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        boolean head = ex.getRequestMethod().equals("HEAD");
-        ex.sendResponseHeaders(status, head ? -1 : bytes.length == 0 ? -1 : bytes.length);
-        if (!head && bytes.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
-        ex.close();
-    }
-
-    /** 404 for a path the server does not serve (the JDK matches contexts by prefix, Go's mux exactly). */
-    static boolean exact(HttpExchange ex, String path) throws IOException {
-        if (ex.getRequestURI().getPath().equals(path)) {
-            return true;
-        }
-        text(ex, 404, "text/plain; charset=utf-8", "404 page not found\n");
-        return false;
+    /** {@code body} as text of {@code contentType}. */
+    static HttpListener.Response text(String contentType, String body) {
+        return new HttpListener.Response(200, contentType, body);
     }
 }

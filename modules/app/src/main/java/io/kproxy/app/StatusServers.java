@@ -1,6 +1,8 @@
 package io.kproxy.app;
 
-import com.sun.net.httpserver.HttpServer;
+import io.kproxy.app.listen.HttpListener;
+import io.kproxy.app.listen.Limits;
+import io.kproxy.app.listen.Slots;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ConfigText;
 import io.kproxy.config.ProxyConfig;
@@ -11,6 +13,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,18 +31,32 @@ import org.slf4j.LoggerFactory;
  *       {@code kubeproxy.config.k8s.io}).</li>
  * </ul>
  *
- * <p>Handlers run on virtual threads and never block on the engine. Not thread-safe to start or
- * stop concurrently.
+ * <p>Each server is an {@link HttpListener} with its own connection cap and the timeouts and
+ * request-size limit of {@link Limits#HTTP} (docs/operations.md, "Input limits of the
+ * endpoints"): a flood on the public health port cannot take the metrics port's places, nor the
+ * agent's file descriptors. Handlers run on virtual threads and never block on the engine. Not
+ * thread-safe to start or stop concurrently.
  */
 final class StatusServers implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatusServers.class);
+    private static final String TEXT = "text/plain; charset=utf-8";
+    /** The metrics port's cap: it is on loopback by default, for one or two scrapers. */
+    static final int METRICS_CONNECTIONS = 32;
 
-    private final List<HttpServer> servers = new ArrayList<>();
-    private final Optional<HttpServer> health;
-    private final Optional<HttpServer> metrics;
+    /** A bound listener with the slots its connections take. */
+    private record Server(HttpListener listener, Slots slots) {
+        void close() {
+            listener.close();
+            slots.close();
+        }
+    }
 
-    private StatusServers(Optional<HttpServer> health, Optional<HttpServer> metrics) {
+    private final List<Server> servers = new ArrayList<>();
+    private final Optional<Server> health;
+    private final Optional<Server> metrics;
+
+    private StatusServers(Optional<Server> health, Optional<Server> metrics) {
         this.health = health;
         this.metrics = metrics;
         health.ifPresent(servers::add);
@@ -47,34 +64,42 @@ final class StatusServers implements AutoCloseable {
     }
 
     /**
-     * Binds the configured addresses. A port that cannot be bound is logged and that server
-     * skipped, unless {@code bindAddressHardFail}.
+     * Binds the configured addresses with {@link Limits#HTTP}. A port that cannot be bound is
+     * logged and that server skipped, unless {@code bindAddressHardFail}.
      *
      * @throws IOException when a bind fails and {@code bindAddressHardFail} is set
      */
     static StatusServers bind(ProxyConfig config) throws IOException {
-        Optional<HttpServer> h = bindOne("healthz", config.healthzBindAddress(), config.bindAddressHardFail());
-        Optional<HttpServer> m;
+        return bind(config, Limits.HTTP, Limits.HTTP.withMaxConnections(METRICS_CONNECTIONS));
+    }
+
+    /** {@link #bind(ProxyConfig)} with other limits (tests use short timeouts). */
+    static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits) throws IOException {
+        Optional<Server> h = bindOne("healthz", config.healthzBindAddress(), config.bindAddressHardFail(), healthLimits);
+        Optional<Server> m;
         try {
-            m = bindOne("metrics", config.metricsBindAddress(), config.bindAddressHardFail());
+            m = bindOne("metrics", config.metricsBindAddress(), config.bindAddressHardFail(), metricsLimits);
         } catch (IOException e) {
-            h.ifPresent(s -> s.stop(0));
+            h.ifPresent(Server::close);
             throw e;
         }
         return new StatusServers(h, m);
     }
 
-    private static Optional<HttpServer> bindOne(String what, String hostPort, boolean hardFail) throws IOException {
+    private static Optional<Server> bindOne(String what, String hostPort, boolean hardFail, Limits limits) throws IOException {
         if (hostPort.isBlank()) {
             LOG.info("decision=no-{}-server reason=\"address is empty\"", what);
             return Optional.empty();
         }
         InetSocketAddress address = Http.address(hostPort);
+        Slots slots = new Slots(what, limits);
         try {
-            HttpServer s = Http.bind(address);
-            LOG.info("decision=bind-{}-server address={}", what, hostPort);
-            return Optional.of(s);
+            HttpListener s = HttpListener.bind(what, address, slots, limits);
+            LOG.info("decision=bind-{}-server address={} maxConnections={} requestTimeout={} idleTimeout={} maxRequestBytes={}", what,
+                    hostPort, limits.maxConnections(), limits.requestTimeout(), limits.idleTimeout(), limits.maxRequestBytes());
+            return Optional.of(new Server(s, slots));
         } catch (IOException e) {
+            slots.close();
             if (hardFail) {
                 throw new IOException("cannot bind the " + what + " server on " + hostPort + ": " + e.getMessage(), e);
             }
@@ -87,57 +112,37 @@ final class StatusServers implements AutoCloseable {
     void start(Engine engine, ProxyConfig config) {
         String configz = ConfigText.toJson(Json.obj("kubeproxy.config.k8s.io", ConfigLoader.toTree(config)));
         health.ifPresent(s -> {
-            s.createContext("/healthz", ex -> {
-                if (Http.exact(ex, "/healthz")) {
-                    ProxyHealth.Response r = engine.health().healthz();
-                    Http.json(ex, r.status(), r.body());
-                }
-            });
-            s.createContext("/livez", ex -> {
-                if (Http.exact(ex, "/livez")) {
-                    ProxyHealth.Response r = engine.health().livez();
-                    Http.json(ex, r.status(), r.body());
-                }
-            });
-            s.start();
+            Map<String, HttpListener.Handler> routes = Map.of(
+                    "/healthz", path -> response(engine.health().healthz()),
+                    "/livez", path -> response(engine.health().livez()));
+            s.listener().start(path -> Optional.ofNullable(routes.get(path)));
         });
         metrics.ifPresent(s -> {
-            s.createContext("/metrics", ex -> {
-                if (Http.exact(ex, "/metrics")) {
-                    Http.text(ex, 200, "text/plain; version=0.0.4; charset=utf-8", engine.metrics().scrape());
-                }
-            });
-            s.createContext("/healthz", ex -> {
-                if (Http.exact(ex, "/healthz")) {
-                    Http.text(ex, 200, "text/plain; charset=utf-8", "ok");
-                }
-            });
-            s.createContext("/proxyMode", ex -> {
-                if (Http.exact(ex, "/proxyMode")) {
-                    Http.text(ex, 200, "text/plain; charset=utf-8", config.mode().apiName());
-                }
-            });
-            s.createContext("/configz", ex -> {
-                if (Http.exact(ex, "/configz")) {
-                    Http.json(ex, 200, configz);
-                }
-            });
-            s.start();
+            Map<String, HttpListener.Handler> routes = Map.of(
+                    "/metrics", path -> Http.text("text/plain; version=0.0.4; charset=utf-8", engine.metrics().scrape()),
+                    "/healthz", path -> Http.text(TEXT, "ok"),
+                    "/proxyMode", path -> Http.text(TEXT, config.mode().apiName()),
+                    "/configz", path -> Http.json(200, configz));
+            s.listener().start(path -> Optional.ofNullable(routes.get(path)));
         });
+    }
+
+    private static HttpListener.Response response(ProxyHealth.Response r) {
+        return Http.json(r.status(), r.body());
     }
 
     /** Where the health server listens (the real port when 0 was asked for). */
     Optional<InetSocketAddress> healthAddress() {
-        return health.map(HttpServer::getAddress);
+        return health.map(s -> s.listener().address());
     }
 
     /** Where the metrics server listens. */
     Optional<InetSocketAddress> metricsAddress() {
-        return metrics.map(HttpServer::getAddress);
+        return metrics.map(s -> s.listener().address());
     }
 
     @Override
     public void close() {
-        servers.forEach(s -> s.stop(0));
+        servers.forEach(Server::close);
     }
 }

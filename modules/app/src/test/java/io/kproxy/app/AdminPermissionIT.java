@@ -71,7 +71,7 @@ class AdminPermissionIT {
                     Run status = asNobody("status", "--admin-socket", socket.toString());
                     assertThat(status.exit()).as("%s: %s", socket, status.err()).isEqualTo(77);
                     assertThat(status.err()).isEqualTo("kproxy status: permission denied on " + socket
-                            + ": only root (the agent's user) may roll the dataplane back; run this command as root\n");
+                            + ": only root (the agent's user) or its kproxy.adminGroup may use the admin socket; run this command as root\n");
                     Run rollback = asNobody("rollback", "--to", "-1m", "--admin-socket", socket.toString());
                     assertThat(rollback.exit()).isEqualTo(77);
                     assertThat(rollback.err()).doesNotContain("Exception");

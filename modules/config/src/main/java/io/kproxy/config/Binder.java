@@ -163,7 +163,8 @@ final class Binder {
         k.finish();
         log.finish();
         KproxyConfig c = new KproxyConfig(journalDir, fsyncWindow, snapshotInterval, retention,
-                new KproxyConfig.EventLogConfig(type, kafka), r.strings("serviceCIDRs"), r.string("adminSocket"));
+                new KproxyConfig.EventLogConfig(type, kafka), r.strings("serviceCIDRs"), r.string("adminSocket"),
+                r.string("adminGroup"));
         r.finish();
         return c;
     }

@@ -109,7 +109,8 @@ public final class Defaults {
             });
         });
         o = setIf(o, "serviceCIDRs", Json.Arr.EMPTY, Defaults::isNull);
-        return setIf(o, "adminSocket", Json.of(KproxyConfig.DEFAULT_ADMIN_SOCKET), Defaults::isNull);
+        o = setIf(o, "adminSocket", Json.of(KproxyConfig.DEFAULT_ADMIN_SOCKET), Defaults::isNull);
+        return setIf(o, "adminGroup", Json.of(""), Defaults::isNull);
     }
 
     /** An empty healthz/metrics address gets the family default; an IP without a port gets the default port. */

@@ -18,9 +18,12 @@ import java.util.Optional;
  * @param adminSocket      the admin endpoint for rollback/resume: a Unix domain socket that
  *                         only the agent's user (root on a node) can reach, an absolute path
  *                         (default {@code /run/kproxy/admin.sock}; its directory is made 0700)
+ * @param adminGroup       a group (name or numeric gid) whose processes may use the admin socket
+ *                         besides root: the socket becomes 0660 with that group, and a peer is
+ *                         admitted when its effective gid is it; {@code ""} (default) for root only
  */
 public record KproxyConfig(String journalDir, Duration fsyncWindow, long snapshotInterval, RetentionConfig retention,
-        EventLogConfig eventLog, List<String> serviceCIDRs, String adminSocket) {
+        EventLogConfig eventLog, List<String> serviceCIDRs, String adminSocket, String adminGroup) {
 
     public KproxyConfig {
         Objects.requireNonNull(journalDir, "journalDir");
@@ -29,6 +32,13 @@ public record KproxyConfig(String journalDir, Duration fsyncWindow, long snapsho
         Objects.requireNonNull(eventLog, "eventLog");
         serviceCIDRs = List.copyOf(serviceCIDRs);
         Objects.requireNonNull(adminSocket, "adminSocket");
+        Objects.requireNonNull(adminGroup, "adminGroup");
+    }
+
+    /** Without an admin group (root only). */
+    public KproxyConfig(String journalDir, Duration fsyncWindow, long snapshotInterval, RetentionConfig retention, EventLogConfig eventLog,
+            List<String> serviceCIDRs, String adminSocket) {
+        this(journalDir, fsyncWindow, snapshotInterval, retention, eventLog, serviceCIDRs, adminSocket, "");
     }
 
     /** Where the admin socket is unless configured otherwise. */

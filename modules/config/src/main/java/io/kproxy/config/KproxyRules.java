@@ -12,6 +12,11 @@ final class KproxyRules {
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     /** {@code sizeof(sockaddr_un.sun_path) - 1} on Linux. */
     private static final int MAX_SOCKET_PATH = 107;
+    /**
+     * A group name as useradd/groupadd accept it (shadow-utils' default {@code NAME_REGEX}, with
+     * upper case and dots as many distributions allow; at most 32 characters), or a numeric gid.
+     */
+    private static final Pattern GROUP = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,30}[A-Za-z0-9_.$-]?|[0-9]{1,10}");
 
     private KproxyRules() {
     }
@@ -35,6 +40,10 @@ final class KproxyRules {
             }
         }
         adminSocket(errs, k.adminSocket());
+        if (!k.adminGroup().isEmpty() && (!GROUP.matcher(k.adminGroup()).matches() || k.adminGroup().chars().allMatch(Character::isDigit)
+                && Long.parseLong(k.adminGroup()) > 4_294_967_294L)) {
+            errs.add(new FieldError("kproxy.adminGroup", k.adminGroup(), "must be a group name or a numeric gid (or empty: root only)"));
+        }
     }
 
     private static void kafka(List<FieldError> errs, KproxyConfig.EventLogConfig log) {

@@ -89,7 +89,8 @@ final class TreeWriter {
                 "eventLog", Json.obj("type", Json.of(k.eventLog().type().apiName()), "kafka", Json.obj(
                         "bootstrapServers", Json.of(kafka.bootstrapServers()), "topic", Json.of(kafka.topic()),
                         "clientId", Json.of(kafka.clientId()))),
-                "serviceCIDRs", strings(k.serviceCIDRs()), "adminSocket", Json.of(k.adminSocket()));
+                "serviceCIDRs", strings(k.serviceCIDRs()), "adminSocket", Json.of(k.adminSocket()), "adminGroup",
+                Json.of(k.adminGroup()));
     }
 
     /** A float32 qps: an integer when it is one (as Go's encoder prints 5, not 5.0), else its shortest decimal. */

@@ -73,7 +73,7 @@ class RoundTripTest {
                 new LoggingConfig.FormatOptions(new LoggingConfig.OutputRouting(r.nextBoolean(), s(r)), new LoggingConfig.OutputRouting(r.nextBoolean(), s(r))));
         KproxyConfig kproxy = new KproxyConfig(s(r), d(r), r.nextLong(), new KproxyConfig.RetentionConfig(d(r), r.nextLong()),
                 new KproxyConfig.EventLogConfig(pick(r, KproxyConfig.EventLogType.values()), new KproxyConfig.KafkaConfig(s(r), s(r), s(r))),
-                list(r), s(r));
+                list(r), s(r), s(r));
         return new ProxyConfig(gates, new ClientConnectionConfig(s(r), s(r), s(r), r.nextFloat() * 1000 - 10, r.nextInt()),
                 s(r), s(r), s(r), s(r), r.nextBoolean(), r.nextBoolean(), s(r), pick(r, ProxyMode.values()),
                 new IptablesConfig(r.nextInt(), r.nextBoolean(), r.nextBoolean(), r.nextBoolean(), d(r), d(r)),

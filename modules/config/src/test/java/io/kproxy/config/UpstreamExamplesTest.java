@@ -141,6 +141,7 @@ class UpstreamExamplesTest {
         assertThat(c.kproxy().eventLog().type()).isEqualTo(KproxyConfig.EventLogType.KAFKA);
         assertThat(c.kproxy().serviceCIDRs()).containsExactly("10.96.0.0/12", "fd00:10:96::/112");
         assertThat(c.kproxy().adminSocket()).isEqualTo("/var/run/kproxy/admin.sock");
+        assertThat(c.kproxy().adminGroup()).isEqualTo("kproxy-admin");
     }
 
     @Test

@@ -169,7 +169,12 @@ class ValidatorTest {
                 Arguments.of(defaultsWith("kproxy.adminSocket", "127.0.0.1:10257"), "kproxy.adminSocket"),
                 Arguments.of(defaultsWith("kproxy.adminSocket", ""), "kproxy.adminSocket"),
                 Arguments.of(defaultsWith("kproxy.adminSocket", "/run/kproxy/"), "kproxy.adminSocket"),
-                Arguments.of(defaultsWith("kproxy.adminSocket", "/run/" + "x".repeat(103)), "kproxy.adminSocket"));
+                Arguments.of(defaultsWith("kproxy.adminSocket", "/run/" + "x".repeat(103)), "kproxy.adminSocket"),
+                Arguments.of(defaultsWith("kproxy.adminGroup", "ops team"), "kproxy.adminGroup"),
+                Arguments.of(defaultsWith("kproxy.adminGroup", "-ops"), "kproxy.adminGroup"),
+                Arguments.of(defaultsWith("kproxy.adminGroup", "ops\nx"), "kproxy.adminGroup"),
+                Arguments.of(defaultsWith("kproxy.adminGroup", "x".repeat(33)), "kproxy.adminGroup"),
+                Arguments.of(defaultsWith("kproxy.adminGroup", "4294967295"), "kproxy.adminGroup"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -183,6 +188,9 @@ class ValidatorTest {
         assertThat(paths(defaultsWith("kproxy.adminSocket", "/var/run/kproxy-" + "x".repeat(86) + ".sock", "kproxy.eventLog.type", "kafka",
                 "kproxy.eventLog.kafka.bootstrapServers", "kafka-0.kafka.svc:9092, 10.0.0.5:9093", "kproxy.eventLog.kafka.topic",
                 "kproxy.events-v1", "kproxy.serviceCIDRs", new String[] {"10.96.0.0/12", "fd00:10:96::/112"}))).isEmpty();
+        for (String group : new String[] {"kproxy-admin", "_ops", "Ops.Team", "machine$", "0", "4294967294", "x".repeat(32)}) {
+            assertThat(paths(defaultsWith("kproxy.adminGroup", group))).as(group).isEmpty();
+        }
     }
 
     @Test

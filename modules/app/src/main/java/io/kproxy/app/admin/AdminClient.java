@@ -71,9 +71,13 @@ public final class AdminClient {
             ch.shutdownOutput();
             InputStream in = Channels.newInputStream(ch);
             String line = new String(in.readNBytes(1 << 20), StandardCharsets.UTF_8).strip();
-            return AdminResponse.decode(line).orElseThrow(() -> new Unreachable(Unreachable.Kind.PROTOCOL,
+            AdminResponse r = AdminResponse.decode(line).orElseThrow(() -> new Unreachable(Unreachable.Kind.PROTOCOL,
                     line.isEmpty() ? "the agent on " + socket + " closed the connection without an answer"
                             : "the agent on " + socket + " answered something this version cannot read: " + abbreviate(line)));
+            if (r.outcome().equals("forbidden")) {
+                throw new Unreachable(Unreachable.Kind.PERMISSION_DENIED, "permission denied on " + socket + ": " + r.message());
+            }
+            return r;
         } catch (AccessDeniedException e) {
             throw denied();
         } catch (NoSuchFileException e) {
@@ -93,7 +97,7 @@ public final class AdminClient {
 
     private Unreachable denied() {
         return new Unreachable(Unreachable.Kind.PERMISSION_DENIED, "permission denied on " + socket
-                + ": only root (the agent's user) may roll the dataplane back; run this command as root");
+                + ": only root (the agent's user) or its kproxy.adminGroup may use the admin socket; run this command as root");
     }
 
     private static String abbreviate(String s) {

@@ -20,12 +20,10 @@ import java.util.Map;
  * {"op":"status"}
  * </pre>
  *
- * Immutable; no null components.
+ * A line is at most {@link io.kproxy.app.listen.Limits#ADMIN}'s request size (16 KiB). Immutable; no
+ * null components.
  */
 public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminRequest.PinToOffset, AdminRequest.Unpin, AdminRequest.Status {
-
-    /** The longest request line the server reads. */
-    int MAX_LINE = 16 * 1024;
 
     record PinToTime(Instant time, String reason) implements AdminRequest {
         public PinToTime {
@@ -86,6 +84,10 @@ public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminReques
         return ConfigText.toJson(new Json.Obj(m));
     }
 
+    private static boolean isControl(int c) {
+        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || Character.getType(c) == Character.FORMAT;
+    }
+
     /** Parses one request line. */
     static AdminRequest decode(String line) throws Malformed {
         Json json;
@@ -101,6 +103,10 @@ public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminReques
         String reason = o.string("reason").orElse("");
         if (reason.length() > 1024) {
             throw new Malformed("\"reason\" is longer than 1024 characters");
+        }
+        if (reason.chars().anyMatch(AdminRequest::isControl)) {
+            // It is journaled and printed by status and audit: no line breaks or terminal escapes (issue 18).
+            throw new Malformed("\"reason\" must not contain control characters (line breaks, tabs, escapes)");
         }
         List<String> allowed = new ArrayList<>(List.of("op"));
         AdminRequest r = switch (op) {

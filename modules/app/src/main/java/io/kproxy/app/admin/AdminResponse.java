@@ -19,6 +19,7 @@ import java.util.Optional;
  * {"outcome":"refused","code":"before-journal","message":"time ... is before the journal's first record ..."}
  * {"outcome":"failed","message":"...; but programming it failed ...","status":{...}}
  * {"outcome":"bad-request","message":"unknown op \"x\" ..."}
+ * {"outcome":"forbidden","message":"only root or processes whose effective group is ..."}
  * </pre>
  *
  * {@code status}: {@code pinned}, and while pinned {@code toOffset}, {@code toTime},
@@ -27,7 +28,8 @@ import java.util.Optional;
  * ({@code offset}, {@code applied}, {@code generation}, {@code uptoOffset}, {@code kind},
  * {@code detail}). Times are RFC 3339 in UTC. Immutable.
  *
- * @param outcome {@code done}, {@code refused}, {@code failed} or {@code bad-request}
+ * @param outcome {@code done}, {@code refused}, {@code failed}, {@code bad-request} or
+ *                {@code forbidden} (the peer may not use the socket, {@link AdminAccess})
  * @param code    the refusal's code ({@link ControlAnswer.Refused#code()}), "" otherwise
  * @param message what an operator reads
  * @param status  the dataplane's status, {@link Json.Obj#EMPTY} when the answer has none
@@ -56,6 +58,11 @@ public record AdminResponse(String outcome, String code, String message, Json.Ob
 
     public static AdminResponse badRequest(String why) {
         return new AdminResponse("bad-request", "", why, Json.Obj.EMPTY);
+    }
+
+    /** The answer to a peer {@link AdminAccess} refuses. */
+    public static AdminResponse forbidden(String why) {
+        return new AdminResponse("forbidden", "", why, Json.Obj.EMPTY);
     }
 
     static Json.Obj status(DataplaneStatus s) {
