@@ -269,7 +269,7 @@ public final class Kubeconfig {
             return "";
         }
         try {
-            Base64.getMimeDecoder().decode(d);
+            Base64.getDecoder().decode(d.replaceAll("\\s", ""));
         } catch (IllegalArgumentException e) {
             throw fail(at, "not valid base64");
         }
