@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * client-go's reflector logs them ({@code tools/cache/reflector.go}: one line, the reason, no
  * stack): the first failure of an episode at WARN with the address, the authentication in use
  * and the API server's reason (a 401, a 403 naming the user); repeats of the same reason at
- * DEBUG; network failures at DEBUG only, since {@link Reachability} reports those once for all
- * kinds; the end of an episode (the next successful list) at INFO. Thread-safe.
+ * DEBUG; a 410 (expired resourceVersion, relisted) at INFO; network failures at DEBUG only, since
+ * {@link Reachability} reports those once for all kinds; the end of an episode (the next successful list) at INFO. Thread-safe.
  */
 public final class KindWatch<T extends RawObject> implements WatchedKind {
 
@@ -115,7 +115,10 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private void failedLocked(ApiFailure failure, boolean started) {
         failures++;
         boolean network = !failure.reason().startsWith("http-") && !failure.reason().equals("credentials");
-        if (network || failure.reason().equals(failingReason)) {
+        if (failure.reason().equals("http-410")) {
+            // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)).
+            LOG.info("decision=relist kind={} reason=http-410 started={}", spec.kind(), started);
+        } else if (network || failure.reason().equals(failingReason)) {
             LOG.debug("decision=retry-list-watch kind={} address={} reason={} started={} failures={} detail=\"{}\"", spec.kind(),
                     reachability.address(), failure.reason(), started, failures, failure.detail());
         } else {
