@@ -116,6 +116,23 @@ class CredentialsIT {
     }
 
     @Test
+    void anExecPluginsTokenListsAndWatches() throws Exception {
+        Path plugin = script("plugin.sh", "printf '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                + "\"status\":{\"token\":\"%s\"}}' \"$TOKEN_FROM_ENV\"");
+        source = KubeSource.create(options(kubeconfig("""
+                exec:
+                  apiVersion: client.authentication.k8s.io/v1
+                  command: %s
+                  env: [{name: TOKEN_FROM_ENV, value: "%s"}]
+                """.formatted(plugin, TOKEN))), log, KnownObjects.empty());
+        source.start();
+        source.synced().get(30, TimeUnit.SECONDS);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
+        assertThat(logs.warnings("")).isEmpty();
+        assertThat(logs.all()).doesNotContain(TOKEN).contains("auth=\"exec " + plugin + "\"");
+    }
+
+    @Test
     void withoutATokenEachKindWarnsOnceNamingTheAddressAnd401() throws Exception {
         source = KubeSource.create(options(kubeconfig("{}")), log, KnownObjects.empty());
         source.start();

@@ -57,7 +57,7 @@ public final class ClientFactory {
         set(settings.clientKeyFile(), config::setClientKeyFile);
         set(settings.clientKeyData(), config::setClientKeyData);
         if (!settings.clientKeyFile().isEmpty() || !settings.clientKeyData().isEmpty()) {
-            config.setClientKeyAlgo(Config.getKeyAlgorithm(blankToNull(settings.clientKeyFile()), blankToNull(settings.clientKeyData())));
+            set(KeyAlgorithm.of(settings.clientKeyFile(), settings.clientKeyData()), config::setClientKeyAlgo);
         }
         set(settings.username(), config::setUsername);
         set(settings.password(), config::setPassword);
@@ -77,10 +77,6 @@ public final class ClientFactory {
         if (!value.isEmpty()) {
             setter.accept(value);
         }
-    }
-
-    private static String blankToNull(String s) {
-        return s.isEmpty() ? null : s;
     }
 
     /** fabric8's serialization with the raw classes registered for their kinds (this client only). */
