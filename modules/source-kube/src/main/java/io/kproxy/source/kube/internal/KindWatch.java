@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * stack): the first failure of an episode at WARN with the address, the authentication in use
  * and the API server's reason (a 401, a 403 naming the user); repeats of the same reason at
  * DEBUG; a 410 (expired resourceVersion, relisted) at INFO; network failures at DEBUG only, since
- * {@link Reachability} reports those once for all kinds; the end of an episode (the next successful list) at INFO. Thread-safe.
+ * {@link Reachability} reports those once for all kinds; the end of an episode (the next
+ * successful list) at INFO when it was warned about, else at DEBUG. Thread-safe.
  */
 public final class KindWatch<T extends RawObject> implements WatchedKind {
 
@@ -36,6 +37,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private final Object episodeLock = new Object();
     private String failingReason = "";   // guarded by episodeLock
     private int failures;                // guarded by episodeLock
+    private boolean warned;              // guarded by episodeLock
     private volatile SharedIndexInformer<T> informer;   // written under this object's lock
     private volatile boolean closed;
 
@@ -113,29 +115,35 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     }
 
     private void failedLocked(ApiFailure failure, boolean started) {
-        failures++;
-        boolean network = !failure.reason().startsWith("http-") && !failure.reason().equals("credentials");
         if (failure.reason().equals("http-410")) {
             // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)).
             LOG.info("decision=relist kind={} reason=http-410 started={}", spec.kind(), started);
-        } else if (network || failure.reason().equals(failingReason)) {
+            return;
+        }
+        failures++;
+        boolean network = !failure.reason().startsWith("http-") && !failure.reason().equals("credentials");
+        if (network || failure.reason().equals(failingReason)) {
             LOG.debug("decision=retry-list-watch kind={} address={} reason={} started={} failures={} detail=\"{}\"", spec.kind(),
                     reachability.address(), failure.reason(), started, failures, failure.detail());
         } else {
             LOG.warn("decision=retry-list-watch kind={} address={} reason={} auth=\"{}\" started={} detail=\"{}\"", spec.kind(),
                     reachability.address(), failure.reason(), reachability.authentication(), started, failure.detail());
+            warned = true;
         }
         failingReason = failure.reason();
     }
 
     private void recovered() {
         synchronized (episodeLock) {
-            if (failures > 0) {
+            if (warned) {
                 LOG.info("decision=list-watch-recovered kind={} address={} failures={} last_reason={}", spec.kind(),
                         reachability.address(), failures, failingReason);
+            } else if (failures > 0) {
+                LOG.debug("decision=list-watch-recovered kind={} failures={} last_reason={}", spec.kind(), failures, failingReason);
             }
             failures = 0;
             failingReason = "";
+            warned = false;
         }
     }
 
