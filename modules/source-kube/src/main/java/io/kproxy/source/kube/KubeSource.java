@@ -86,7 +86,8 @@ public final class KubeSource implements AutoCloseable {
             }
         };
         ClientSettings settings = ClientFactory.settings(options);
-        this.reachability = new Reachability(settings.server(), settings.authentication(), System::nanoTime);
+        this.reachability = new Reachability(settings.server(), settings.authentication(),
+                Reachability.hintFor(settings), System::nanoTime);
         this.client = ClientFactory.create(settings, options, new RequestObserver(stats, reachability, settings.token()));
         LOG.info("decision=configure-client origin=\"{}\" address={} auth=\"{}\"", settings.origin(), settings.server(),
                 settings.authentication());

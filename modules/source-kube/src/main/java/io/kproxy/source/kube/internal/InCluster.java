@@ -21,7 +21,7 @@ public final class InCluster {
     public static final Path SERVICE_ACCOUNT = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
 
     private static final Logger LOG = LoggerFactory.getLogger(InCluster.class);
-    private static final String ORIGIN = "in-cluster configuration";
+    static final String ORIGIN = "in-cluster configuration";
 
     private InCluster() {
     }

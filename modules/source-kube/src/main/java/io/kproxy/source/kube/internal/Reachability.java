@@ -33,6 +33,7 @@ public final class Reachability {
 
     private final String address;
     private final String authentication;
+    private final String hint;
     private final LongSupplier nanoTime;
     private final Set<String> reported = new LinkedHashSet<>();
     private long pendingSince = -1;
@@ -41,11 +42,25 @@ public final class Reachability {
     /**
      * @param address        the API server URL, as named in every line
      * @param authentication how requests authenticate ({@link ClientSettings#authentication()})
+     * @param hint           added to the no-answer warning ("" for none)
      */
-    public Reachability(String address, String authentication, LongSupplier nanoTime) {
+    public Reachability(String address, String authentication, String hint, LongSupplier nanoTime) {
         this.address = address;
         this.authentication = authentication;
+        this.hint = hint;
         this.nanoTime = nanoTime;
+    }
+
+    /**
+     * The hint for settings that reach the API server through the {@code kubernetes} Service
+     * address (the in-cluster configuration): a proxy that needs it waits for itself on a node
+     * where nothing has programmed that address yet.
+     */
+    public static String hintFor(ClientSettings settings) {
+        return settings.origin().equals(InCluster.ORIGIN)
+                ? "; this is the kubernetes Service address, which only a running proxy routes: give the agent a kubeconfig"
+                        + " naming the control plane's own address (deploy/README.md)"
+                : "";
     }
 
     public String address() {
@@ -90,7 +105,7 @@ public final class Reachability {
         long now = nanoTime.getAsLong();
         if (pendingSince >= 0 && now - pendingSince >= NO_ANSWER_WARNING.toNanos() && reported.isEmpty()) {
             report("no-answer", "no TCP connection, TLS handshake or HTTP answer within "
-                    + NO_ANSWER_WARNING.toSeconds() + " s (a blackholed or not yet routed address?)", now);
+                    + NO_ANSWER_WARNING.toSeconds() + " s (a blackholed or not yet routed address?)" + hint, now);
         }
     }
 

@@ -52,7 +52,7 @@ class ClientCertificateIT {
                 Optional.empty());
         for (ClientSettings s : new ClientSettings[] {files, data}) {
             assertThat(s.authentication()).startsWith("client-certificate");
-            Reachability r = new Reachability(url, s.authentication(), System::nanoTime);
+            Reachability r = new Reachability(url, s.authentication(), "", System::nanoTime);
             RequestObserver observer = new RequestObserver(new SourceStats(java.time.Clock.systemUTC()), r, Optional.empty());
             try (KubernetesClient c = ClientFactory.create(s, KubeSourceOptions.defaults(new NodeName("n")), observer)) {
                 assertThat(c.services().inNamespace("default").list().getItems()).isEmpty();
