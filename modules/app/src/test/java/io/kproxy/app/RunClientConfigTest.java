@@ -29,7 +29,7 @@ class RunClientConfigTest {
         "empty-token-file   | users[default].user.tokenFile | empty token",
         "malformed          | (file)                        | not valid YAML",
         "no-context         | current-context               | not set",
-        "unknown-user       | contexts[default].context.user | does not define",
+        "unknown-user       | contexts[default].context.user | do not define",
         "cert-without-key   | users[default].user.client-key | together",
         "exec-no-command    | users[default].user.exec.command | must be set"})
     void anUnusableKubeconfigIsRefusedWithFieldAndReason(String kind, String field, String reason) throws IOException {

@@ -232,7 +232,7 @@ public final class Kubeconfig {
                 return v;
             }
         }
-        throw fail(referencedBy, "names " + list.substring(0, list.length() - 1) + " \"" + name + "\", which " + list + " does not define");
+        throw fail(referencedBy, "names " + list.substring(0, list.length() - 1) + " \"" + name + "\", which the kubeconfig's " + list + " do not define");
     }
 
     private String text(JsonNode node, String key, String at) {

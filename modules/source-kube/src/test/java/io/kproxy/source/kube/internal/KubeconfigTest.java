@@ -110,7 +110,7 @@ class KubeconfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "current-context: y                                                  | current-context            | does not define",
+        "current-context: y                                                  | current-context            | do not define",
         "current-context: ''                                                 | current-context            | not set",
         "clusters: {}                                                        | clusters                   | must be a list",
         "clusters: [{name: c, cluster: {server: 'ftp://x'}}]                 | clusters[c].cluster.server | http(s)",
