@@ -20,6 +20,8 @@ module io.kproxy.source.kube {
     requires kubernetes.model.discovery;
     requires io.fabric8.kubernetes.client.jdkhttp;
     requires com.fasterxml.jackson.databind;
+    // The kubeconfig is read here (fabric8's reader ignores tokenFile), and it is YAML.
+    requires com.fasterxml.jackson.dataformat.yaml;
     requires io.github.resilience4j.core;
     requires io.github.resilience4j.retry;
     requires org.slf4j;

@@ -20,7 +20,9 @@ final class ConfigFlags {
     record Setting(String flag, List<String> path, Json value) {
     }
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Path to kubeconfig file with authorization information.")
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = {"Path to kubeconfig file with authorization information.",
+            "Credentials: token, tokenFile (re-read every minute), client-certificate/-key (files or -data), username/password,"
+                    + " exec plugins returning a token. Without --kubeconfig and --master: the in-cluster service account."})
     String kubeconfig;
 
     @Option(names = "--proxy-mode", paramLabel = "MODE", description = "Which proxy mode to use: 'iptables', 'ipvs' or 'nftables'.")

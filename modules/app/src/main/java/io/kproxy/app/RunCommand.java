@@ -5,6 +5,9 @@ import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ConfigText;
+import io.kproxy.source.kube.ClientConfigException;
+import io.kproxy.source.kube.KubeSource;
+import io.kproxy.source.kube.KubeSourceOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -44,7 +47,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--hostname-override", paramLabel = "NAME", description = "The name of this node (wins over the configuration file).")
     String hostnameOverride;
 
-    @Option(names = "--master", paramLabel = "URL", description = "The API server's address (overrides the kubeconfig's).")
+    @Option(names = "--master", paramLabel = "URL", description = "The API server's address (overrides the kubeconfig's; "
+            + "without --kubeconfig, requests carry no credentials).")
     String master;
 
     @Option(names = "--cleanup", description = "Remove the rules of every installed backend and exit.")
@@ -74,6 +78,18 @@ final class RunCommand implements Callable<Integer> {
         }
         if (cleanup) {
             return cleanup();
+        }
+        // The API client's settings are checked before the journal or the kernel is touched: a
+        // kubeconfig naming a missing token file is a refusal (exit 2), not a source that talks
+        // as system:anonymous.
+        try {
+            String client = KubeSource.checkClientConfig(KubeSourceOptions.defaults(resolved.node())
+                    .withKubeconfig(resolved.config().clientConnection().kubeconfig()).withMasterUrl(Optional.ofNullable(master).filter(s -> !s.isBlank()).orElse("")));
+            LOG.info("decision=client-config-checked {}", client);
+        } catch (ClientConfigException e) {
+            err.println("kproxy run: " + e.getMessage());
+            err.flush();
+            return 2;
         }
         // The hook is in place before anything starts: a SIGTERM during the start stops cleanly too.
         Agent agent = new Agent();

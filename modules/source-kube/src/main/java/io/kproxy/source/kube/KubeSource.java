@@ -6,11 +6,14 @@ import io.kproxy.events.ResourceKind;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.source.kube.internal.AppendQueue;
 import io.kproxy.source.kube.internal.ClientFactory;
+import io.kproxy.source.kube.internal.ClientSettings;
 import io.kproxy.source.kube.internal.EventSink;
 import io.kproxy.source.kube.internal.KindLedger;
 import io.kproxy.source.kube.internal.KindSpec;
 import io.kproxy.source.kube.internal.KindWatch;
 import io.kproxy.source.kube.internal.RawObject;
+import io.kproxy.source.kube.internal.Reachability;
+import io.kproxy.source.kube.internal.Redactor;
 import io.kproxy.source.kube.internal.RequestObserver;
 import io.kproxy.source.kube.internal.SourceStats;
 import io.kproxy.source.kube.internal.Watchdog;
@@ -57,6 +60,7 @@ public final class KubeSource implements AutoCloseable {
     private final SourceStats stats;
     private final AppendQueue queue;
     private final KubernetesClient client;
+    private final Reachability reachability;
     private final List<KindWatch<?>> watches = new ArrayList<>();
     private final Watchdog watchdog;
     private final ScheduledExecutorService monitor;
@@ -81,7 +85,12 @@ public final class KubeSource implements AutoCloseable {
                 return queue.afterDurable(action);
             }
         };
-        this.client = ClientFactory.create(options, new RequestObserver(stats));
+        ClientSettings settings = ClientFactory.settings(options);
+        this.reachability = new Reachability(settings.server(), settings.authentication(),
+                Reachability.hintFor(settings), System::nanoTime);
+        this.client = ClientFactory.create(settings, options, new RequestObserver(stats, reachability, settings.token()));
+        LOG.info("decision=configure-client origin=\"{}\" address={} auth=\"{}\"", settings.origin(), settings.server(),
+                settings.authentication());
         watches.add(watch(KindSpec.services(), known, sink));
         watches.add(watch(KindSpec.endpointSlices(), known, sink));
         watches.add(watch(KindSpec.node(options.nodeName()), known, sink));
@@ -97,7 +106,7 @@ public final class KubeSource implements AutoCloseable {
     private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
         KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
-        return new KindWatch<>(spec, client, ledger, stats, options.listPageSize());
+        return new KindWatch<>(spec, client, ledger, stats, options.listPageSize(), reachability);
     }
 
     /**
@@ -105,15 +114,39 @@ public final class KubeSource implements AutoCloseable {
      * holds {@code known}. Builds the API client (reading the kubeconfig, blocking) but contacts
      * nothing until {@link #start()}.
      *
-     * @throws IllegalArgumentException when the client cannot be configured (an unreadable or
-     *                                  invalid kubeconfig, a malformed URL)
+     * @throws ClientConfigException   when the kubeconfig, a file it names or the in-cluster
+     *                                  environment is unusable (see {@link #checkClientConfig})
+     * @throws IllegalArgumentException when the client cannot be configured otherwise; the
+     *                                  message carries no credential
      */
     public static KubeSource create(KubeSourceOptions options, EventLog log, KnownObjects known) {
         try {
             return new KubeSource(options, log, known, Clock.systemUTC());
+        } catch (ClientConfigException e) {
+            throw e;
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getMessage(), e);
+            // fabric8's messages may quote what it was given (a key, a header): keep the cause's
+            // class and a scrubbed message only.
+            throw new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getClass().getSimpleName()
+                    + ": " + Redactor.scrub(e.getMessage()));
         }
+    }
+
+    /**
+     * Checks, before anything else starts, that the API client can be configured from
+     * {@code options}: the kubeconfig parses, its current context, cluster and user exist, every
+     * file it names ({@code tokenFile}, certificates, keys, certificate authority) can be read,
+     * a token file holds a token, an exec plugin is described completely; or, without a
+     * kubeconfig and {@code --master}, that the in-cluster environment and service account
+     * token are there. Blocking file I/O; runs no plugin and contacts nothing.
+     *
+     * @return where the client will connect and how it will authenticate, for a log line
+     *         (names sources, never credentials)
+     * @throws ClientConfigException naming the field and the reason, never a credential
+     */
+    public static String checkClientConfig(KubeSourceOptions options) {
+        ClientSettings s = ClientFactory.settings(options);
+        return "address=" + s.server() + " auth=\"" + s.authentication() + "\" origin=\"" + s.origin() + "\"";
     }
 
     /** Starts the appender, the three informers and the watchdog; returns at once. */
@@ -134,6 +167,7 @@ public final class KubeSource implements AutoCloseable {
 
     private void tick() {
         try {
+            reachability.tick();
             if (!stats.hasFailed()) {
                 watchdog.tick();
             }

@@ -12,9 +12,9 @@ import java.time.Duration;
  * @param nodeName                this proxy's node: only its Node is watched and recorded
  * @param masterUrl               API server URL; "" takes it from the kubeconfig or the in-cluster
  *                                service account (upstream's {@code --master})
- * @param kubeconfig              kubeconfig file; "" means {@code KUBECONFIG}, {@code ~/.kube/config},
- *                                then the in-cluster service account (or no credentials when only
- *                                {@code masterUrl} is given)
+ * @param kubeconfig              kubeconfig file; "" means, as upstream kube-proxy: no credentials
+ *                                when {@code masterUrl} is given, else the in-cluster service
+ *                                account ({@code KUBECONFIG} and {@code ~/.kube/config} are not read)
  * @param sourceName              the {@code source} written on every appended record
  * @param listPageSize            {@code limit} of each list page (client-go's pager uses 500)
  * @param watchReconnectInterval  fabric8's first watch reconnect delay (it doubles up to 32 s)

@@ -158,7 +158,8 @@ class KubeSourceIT {
         KubeSourceOptions options = KubeSourceOptions.defaults(new NodeName(TestSources.NODE))
                 .withKubeconfig(dir.resolve("absent").toString());
         assertThatThrownBy(() -> KubeSource.create(options, log, KnownObjects.empty()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Kubernetes client");
+                .isInstanceOf(ClientConfigException.class)
+                .hasMessage("kubeconfig " + dir.resolve("absent") + ": (file): cannot read: no such file");
     }
 
     private static ClusterEvent find(MemoryEventLog log, String description) {

@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cannot: page lists ({@code limit}/{@code continue}), answer the next watch with a 410
  * {@code ERROR} event, answer watches with a plain HTTP 410, hide events from open watches
  * ("mute"), close open watches ("sever"), and stop and restart on the same port with the same
- * objects. Resources are named by their plural ({@code services}, {@code endpointslices},
+ * objects, and require a bearer token (answering 401 to anonymous requests and to other tokens,
+ * as an API server with anonymous authentication off does). Resources are named by their plural ({@code services}, {@code endpointslices},
  * {@code nodes}). Thread-safe.
  */
 final class ScriptedApiServer implements AutoCloseable {
@@ -47,6 +48,7 @@ final class ScriptedApiServer implements AutoCloseable {
     private final Map<String, Boolean> goneNext = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> pagedLists = new ConcurrentHashMap<>();
     private final List<TrackedWatch> watches = new CopyOnWriteArrayList<>();
+    private volatile String requiredToken = "";
     private KubernetesMockServer server;
     private int port;
     private KubernetesClient client;
@@ -73,11 +75,22 @@ final class ScriptedApiServer implements AutoCloseable {
         return "http://127.0.0.1:" + port;
     }
 
+    /**
+     * From now on, every request must carry {@code Authorization: Bearer token}; others get 401.
+     * Call before {@link #client()}, which then authenticates with it.
+     */
+    public void requireToken(String token) {
+        requiredToken = token;
+    }
+
     /** A client for the test's own changes (it survives restarts). */
     public synchronized KubernetesClient client() {
         if (client == null) {
             Config config = Config.empty();
             config.setMasterUrl(url());
+            if (!requiredToken.isEmpty()) {
+                config.setOauthToken(requiredToken);
+            }
             client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
         }
         return client;
@@ -149,6 +162,11 @@ final class ScriptedApiServer implements AutoCloseable {
     private final class Script extends Dispatcher {
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            String token = requiredToken;
+            if (!token.isEmpty() && !("Bearer " + token).equals(request.getHeader("Authorization"))) {
+                return new MockResponse().setResponseCode(401).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                        + "\"metadata\":{},\"status\":\"Failure\",\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}");
+            }
             String path = request.getPath();
             String resource = resourceOf(path);
             String query = query(path);

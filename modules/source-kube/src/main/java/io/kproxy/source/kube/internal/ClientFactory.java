@@ -5,14 +5,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.kproxy.source.kube.ClientConfigException;
 import io.kproxy.source.kube.KubeSourceOptions;
-import java.io.File;
+import java.nio.file.Path;
 
 /**
  * Builds the fabric8 client the source uses: JDK HTTP client, unlimited watch reconnects, and a
  * serialization of its own in which Services, EndpointSlices and Nodes decode to the source's
  * {@link RawObject} classes, so that watch events (which fabric8 decodes by {@code apiVersion}
  * and {@code kind}, not by the informer's class) skip the typed model as lists do.
+ *
+ * <p>Where the API server is and which credentials to send are resolved here, not by fabric8's
+ * own kubeconfig reader (which ignores {@code tokenFile} and falls back to anonymous requests):
+ * upstream kube-proxy's order ({@code cmd/kube-proxy/app/server.go} {@code createClient}) is a
+ * kubeconfig file if given (its server replaced by {@code --master} if given), else
+ * {@code --master} alone with no credentials, else the in-cluster service account. fabric8's
+ * header logging (TRACE) is removed from the client: it prints the Authorization header.
  */
 public final class ClientFactory {
 
@@ -20,30 +28,55 @@ public final class ClientFactory {
     }
 
     /**
-     * A client for {@code options}, with {@code observer} on every request. Reads the
-     * kubeconfig (blocking file I/O) when one is named or found.
+     * The server and credentials {@code options} name. Reads the kubeconfig and the files it
+     * names (blocking); runs no exec plugin.
+     *
+     * @throws ClientConfigException naming the field and the reason
      */
-    public static KubernetesClient create(KubeSourceOptions options, RequestObserver observer) {
-        Config config;
+    public static ClientSettings settings(KubeSourceOptions options) {
         if (!options.kubeconfig().isEmpty()) {
-            config = Config.fromKubeconfig(new File(options.kubeconfig()));
-        } else if (!options.masterUrl().isEmpty()) {
-            // upstream: --master without a kubeconfig talks to that URL with no credentials
-            config = Config.empty();
-        } else {
-            config = Config.autoConfigure(null);
+            return Kubeconfig.resolve(Path.of(options.kubeconfig()), options.masterUrl());
         }
         if (!options.masterUrl().isEmpty()) {
-            config.setMasterUrl(options.masterUrl());
+            // upstream: --master without a kubeconfig talks to that URL with no credentials
+            return ClientSettings.anonymous("--master", MasterUrl.check(options.masterUrl(), "flags", "--master"));
         }
+        return InCluster.resolve();
+    }
+
+    /** A client for {@code settings} and {@code options}, with {@code observer} on every request. */
+    public static KubernetesClient create(ClientSettings settings, KubeSourceOptions options, RequestObserver observer) {
+        Config config = Config.empty();
+        config.setMasterUrl(settings.server());
+        set(settings.caFile(), config::setCaCertFile);
+        set(settings.caData(), config::setCaCertData);
+        config.setTrustCerts(settings.insecure());
+        set(settings.tlsServerName(), config::setTlsServerName);
+        set(settings.clientCertFile(), config::setClientCertFile);
+        set(settings.clientCertData(), config::setClientCertData);
+        set(settings.clientKeyFile(), config::setClientKeyFile);
+        set(settings.clientKeyData(), config::setClientKeyData);
+        if (!settings.clientKeyFile().isEmpty() || !settings.clientKeyData().isEmpty()) {
+            set(KeyAlgorithm.of(settings.clientKeyFile(), settings.clientKeyData()), config::setClientKeyAlgo);
+        }
+        set(settings.username(), config::setUsername);
+        set(settings.password(), config::setPassword);
+        settings.token().ifPresent(t -> config.setOauthTokenProvider(new TokenProvider(t, settings.server())));
         config.setWatchReconnectInterval(Math.toIntExact(options.watchReconnectInterval().toMillis()));
         config.setWatchReconnectLimit(-1);
         return new KubernetesClientBuilder()
                 .withConfig(config)
                 .withKubernetesSerialization(serialization())
                 .withHttpClientFactory(new JdkHttpClientFactory())
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("kproxy-source", observer))
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("kproxy-source", observer)
+                        .addOrReplaceInterceptor("HttpLogging", null))
                 .build();
+    }
+
+    private static void set(String value, java.util.function.Consumer<String> setter) {
+        if (!value.isEmpty()) {
+            setter.accept(value);
+        }
     }
 
     /** fabric8's serialization with the raw classes registered for their kinds (this client only). */

@@ -15,7 +15,13 @@ import org.slf4j.LoggerFactory;
  * <p>fabric8 resumes watches after a disconnect and relists after a watch {@code ERROR} 410
  * ({@code Reflector.onClose}); the exception handler here keeps the informer retrying after any
  * other list or watch failure (fabric8's default gives up before the first sync, and on
- * watcher exceptions), so a proxy never stops watching on its own. Thread-safe.
+ * watcher exceptions), so a proxy never stops watching on its own. Failures are logged as
+ * client-go's reflector logs them ({@code tools/cache/reflector.go}: one line, the reason, no
+ * stack): the first failure of an episode at WARN with the address, the authentication in use
+ * and the API server's reason (a 401, a 403 naming the user); repeats of the same reason at
+ * DEBUG; a 410 (expired resourceVersion, relisted) at INFO; network failures at DEBUG only, since
+ * {@link Reachability} reports those once for all kinds; the end of an episode (the next
+ * successful list) at INFO when it was warned about, else at DEBUG. Thread-safe.
  */
 public final class KindWatch<T extends RawObject> implements WatchedKind {
 
@@ -26,10 +32,18 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private final KindLedger ledger;
     private final SourceStats stats;
     private final long pageSize;
+    private final Reachability reachability;
+    // A lock of their own: start() holds this object's lock while it may block on a full queue.
+    private final Object episodeLock = new Object();
+    private String failingReason = "";   // guarded by episodeLock
+    private int failures;                // guarded by episodeLock
+    private boolean warned;              // guarded by episodeLock
     private volatile SharedIndexInformer<T> informer;   // written under this object's lock
     private volatile boolean closed;
 
-    public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize) {
+    public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize,
+                     Reachability reachability) {
+        this.reachability = reachability;
         this.spec = spec;
         this.client = client;
         this.ledger = ledger;
@@ -73,12 +87,13 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         // Keys and versions only: the source keeps no objects (see KeyVersionStore).
         next.itemStore(new KeyVersionStore<>(spec.empty()));
         next.exceptionHandler((started, error) -> {
+            ApiFailure failure = ApiFailure.of(error);
             if (closed) {
-                LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), error.toString());
+                LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), failure.reason());
                 return false;
             }
-            stats.error(spec.kind() + " list/watch failed: " + error.getMessage());
-            LOG.warn("decision=retry-list-watch kind={} started={} error={}", spec.kind(), started, error.toString());
+            stats.error(spec.kind() + " list/watch failed (" + failure.reason() + "): " + failure.detail());
+            failed(failure, started);
             return true;
         });
         next.addEventHandler(new Handler(generation));
@@ -86,9 +101,50 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         LOG.info("decision=start-informer kind={} origin={} page_size={}", spec.kind(), origin, pageSize);
         next.start().whenComplete((ignored, error) -> {
             if (error != null && !closed) {
-                LOG.warn("decision=informer-stopped kind={} error={}", spec.kind(), error.toString());
+                ApiFailure failure = ApiFailure.of(error);
+                LOG.warn("decision=informer-stopped kind={} address={} reason={} detail=\"{}\"", spec.kind(),
+                        reachability.address(), failure.reason(), failure.detail());
             }
         });
+    }
+
+    private void failed(ApiFailure failure, boolean started) {
+        synchronized (episodeLock) {
+            failedLocked(failure, started);
+        }
+    }
+
+    private void failedLocked(ApiFailure failure, boolean started) {
+        if (failure.reason().equals("http-410")) {
+            // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)).
+            LOG.info("decision=relist kind={} reason=http-410 started={}", spec.kind(), started);
+            return;
+        }
+        failures++;
+        boolean network = !failure.reason().startsWith("http-") && !failure.reason().equals("credentials");
+        if (network || failure.reason().equals(failingReason)) {
+            LOG.debug("decision=retry-list-watch kind={} address={} reason={} started={} failures={} detail=\"{}\"", spec.kind(),
+                    reachability.address(), failure.reason(), started, failures, failure.detail());
+        } else {
+            LOG.warn("decision=retry-list-watch kind={} address={} reason={} auth=\"{}\" started={} detail=\"{}\"", spec.kind(),
+                    reachability.address(), failure.reason(), reachability.authentication(), started, failure.detail());
+            warned = true;
+        }
+        failingReason = failure.reason();
+    }
+
+    private void recovered() {
+        synchronized (episodeLock) {
+            if (warned) {
+                LOG.info("decision=list-watch-recovered kind={} address={} failures={} last_reason={}", spec.kind(),
+                        reachability.address(), failures, failingReason);
+            } else if (failures > 0) {
+                LOG.debug("decision=list-watch-recovered kind={} failures={} last_reason={}", spec.kind(), failures, failingReason);
+            }
+            failures = 0;
+            failingReason = "";
+            warned = false;
+        }
     }
 
     /** Whether the current informer's watch is open. Never blocks (state() relies on it). */
@@ -121,6 +177,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
 
         @Override
         public void onList(String resourceVersion, boolean remainedEmpty) {
+            recovered();
             run("list", () -> ledger.listed(generation, resourceVersion));
         }
 
@@ -148,8 +205,8 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
             } catch (RuntimeException e) {
                 // A bad object is skipped and reported, never allowed to stop the informer.
                 stats.skipped();
-                stats.error(spec.kind() + " " + what + " not recorded: " + e.getMessage());
-                LOG.warn("decision=skip-callback kind={} callback={} error={}", spec.kind(), what, e.toString());
+                stats.error(spec.kind() + " " + what + " not recorded: " + Redactor.scrub(e.getMessage()));
+                LOG.warn("decision=skip-callback kind={} callback={} error=\"{}\"", spec.kind(), what, Redactor.scrub(e.toString()));
             }
         }
     }
