@@ -32,8 +32,8 @@ public record Rendering(Point point, String mode, String text, String hash, Opti
      */
     public String summary() {
         String check = matchesRecorded().map(m -> m ? "; ruleset hash " + hash.substring(0, 12) + " equals the one the sync recorded"
-                : "; ruleset hash " + hash.substring(0, 12) + " differs from the recorded " + recordedHash.get().substring(0, Math.min(12,
-                        recordedHash.get().length())) + " (rendered by another kproxy version, or with other kernel features)").orElse("");
-        return mode + " ruleset at " + point.describe() + check;
+                : "; ruleset hash " + hash.substring(0, 12) + " differs from the recorded " + Printed.text(recordedHash.get().substring(0, Math.min(12,
+                        recordedHash.get().length()))) + " (rendered by another kproxy version, or with other kernel features)").orElse("");
+        return Printed.text(mode) + " ruleset at " + point.describe() + check;
     }
 }
