@@ -112,7 +112,8 @@ final class Audit {
             if (e.applied != null) {
                 SyncApplied s = (SyncApplied) e.applied.event();
                 out.append("    reached the kernel at ").append(Describe.time(e.applied.recordedAt())).append(": sync generation ").append(s.generation())
-                        .append(" (").append(s.kind().name().toLowerCase()).append(", ").append(Printed.text(s.backend())).append(", #").append(e.applied.offset())
+                        .append(" (").append(s.kind().name().toLowerCase()).append(", ").append(Printed.text(s.backend())).append(", #")
+                        .append(e.applied.offset())
                         .append("), ").append(seconds(Duration.between(e.record.recordedAt(), e.applied.recordedAt()))).append(" after the record\n");
             } else if (e.waits()) {
                 out.append(pin[0] != null ? "    not programmed: the dataplane is pinned (" + Describe.record(pin[0]) + ")\n"
@@ -129,7 +130,8 @@ final class Audit {
 
     private static String startState(FoldedState s, ServiceRef service) {
         StringBuilder b = new StringBuilder();
-        b.append("Service ").append(s.cluster().serviceOrigin(service).map(o -> "#" + o.offset() + " rv " + Printed.text(o.resourceVersion())).orElse("absent"));
+        b.append("Service ").append(s.cluster().serviceOrigin(service).map(o -> "#" + o.offset() + " rv " + Printed.text(o.resourceVersion()))
+                .orElse("absent"));
         s.cluster().sliceOrigins(service).forEach((ref, o) -> b.append(", EndpointSlice ").append(ref.name()).append(" #").append(o.offset()));
         return b.toString();
     }

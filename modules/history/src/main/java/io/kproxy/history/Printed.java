@@ -9,7 +9,7 @@ import io.kproxy.model.Printable;
  * over: {@code render --explain} is a ruleset whose annotations are {@code #} comment lines, and
  * {@code diff}, {@code audit} and {@code journal inspect} are terminal text; a value that ended a
  * line there would add a line of its own (issue 18: a resourceVersion holding
- * {@code "\n}\ntable inet x {...}"} added a chain to {@code --explain} output that {@code nft -f}
+ * <code>"\n}\ntable inet x &#123;...&#125;"</code> added a chain to {@code --explain} output that {@code nft -f}
  * loaded). Pure and thread-safe.
  */
 final class Printed {

@@ -41,7 +41,8 @@ class OutputInjectionTest {
             FoldedState forged = FoldedState.fromSnapshot(forge(h.state(last).toSnapshot(), placeholder, INJECTED));
             String out = Explainer.explain(r, forged, h::record);
 
-            assertThat(out).contains("# ns/web: Service #" + last + " 2026-01-01T00:00:04.000Z ServiceObserved rv " + Printable.escape(INJECTED) + "\n");
+            assertThat(out).contains("# ns/web: Service #" + last + " 2026-01-01T00:00:04.000Z ServiceObserved rv "
+                    + Printable.escape(INJECTED) + "\n");
             assertThat(out.lines().filter(x -> !x.startsWith("#") && !x.isBlank()).toList()).as("explain only adds comment lines")
                     .isEqualTo(r.text().lines().filter(x -> !x.startsWith("#") && !x.isBlank()).toList());
             assertThat(out.lines()).noneMatch(x -> x.startsWith("table inet x") || x.equals("}"));

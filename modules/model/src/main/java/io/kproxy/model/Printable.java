@@ -9,7 +9,7 @@ package io.kproxy.model;
  * same set of characters. A line feed (and, for some readers, a carriage return, U+0085,
  * U+2028 or U+2029) ends the line, so the rest of the value becomes a line of its own: a rule
  * after a {@code #} comment in {@code nft -f} / {@code iptables-restore} text (issue 18: a
- * resourceVersion holding {@code "\n}\ntable inet x {...}"} added a chain with {@code policy
+ * resourceVersion holding <code>"\n}\ntable inet x &#123;...&#125;"</code> added a chain with {@code policy
  * drop}), a forged entry in a log. ESC and the other C0/C1 controls drive a terminal (colours,
  * cursor moves, the window title), and format characters (U+202E and the other bidi controls,
  * zero-width spaces) make a line read differently from what it holds. Escaping keeps every such
