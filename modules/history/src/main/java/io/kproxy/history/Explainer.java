@@ -32,11 +32,14 @@ final class Explainer {
     static String explain(Rendering r, FoldedState state, LongFunction<Envelope> record) {
         ClusterState c = state.cluster();
         StringBuilder out = new StringBuilder();
-        out.append("# kproxy render --explain: ").append(Printed.comment(r.mode())).append(" ruleset, ").append(r.point().describe()).append('\n');
+        out.append("# kproxy render --explain: ").append(Printed.comment(r.mode())).append(" ruleset, ").append(r.point().describe())
+                .append('\n');
         c.configOffset().ifPresentOrElse(o -> out.append("# configuration: ").append(origin(record, new Origin(o, ""))).append('\n'),
                 () -> out.append("# configuration: none recorded (defaults)\n"));
-        c.nodeOrigin().ifPresentOrElse(o -> out.append("# node ").append(c.nodeName()).append(": ").append(origin(record, o)).append('\n'),
-                () -> out.append("# node ").append(c.nodeName()).append(": no Node observed\n"));
+        // The node name may come from a snapshot file, which no NodeName constructor checked.
+        String node = Printed.comment(c.nodeName());
+        c.nodeOrigin().ifPresentOrElse(o -> out.append("# node ").append(node).append(": ").append(origin(record, o)).append('\n'),
+                () -> out.append("# node ").append(node).append(": no Node observed\n"));
         Set<String> headed = new HashSet<>();
         Set<ServiceRef> rendered = new TreeSet<>();
         Optional<ServiceRef> last = Optional.empty();
