@@ -16,8 +16,11 @@ package io.kproxy.model;
  * character visible as text instead of refusing the whole value: the value is still shown, one
  * line per value, whatever it holds.
  *
- * <p>The escaped form is unambiguous: a backslash is doubled, so {@code \n} in the output is a
- * line feed in the value and {@code \\n} a backslash followed by {@code n}.
+ * <p>The escaping is idempotent: its output holds nothing it would change, so a message escaped
+ * where it is made ({@link InvalidValueException}) and escaped again by each layer that wraps it
+ * (a decoder's, a command's) reads the same. That is why a backslash is left as it is: doubling
+ * it would double again at each layer. The price is that {@code \n} in the output may also be a
+ * backslash and an {@code n} in the value; nothing can be injected either way.
  */
 public final class Printable {
 
@@ -26,7 +29,7 @@ public final class Printable {
 
     /**
      * {@code text} with every character that is not safe on one line escaped: {@code \n},
-     * {@code \r}, {@code \t}, {@code \\}, {@code \xHH} for the other characters up to U+00FF and
+     * {@code \r}, {@code \t}, {@code \xHH} for the other characters up to U+00FF and
      * <code>&#92;uHHHH</code> above; everything else as it is. The result has no control, format, line or
      * paragraph separator character and no unpaired surrogate.
      */
@@ -42,9 +45,7 @@ public final class Printable {
         for (int i = first; i < text.length(); ) {
             int cp = text.codePointAt(i);
             int n = Character.charCount(cp);
-            if (cp == '\\') {
-                b.append("\\\\");
-            } else if (isSafe(cp)) {
+            if (isSafe(cp)) {
                 b.appendCodePoint(cp);
             } else {
                 switch (cp) {
@@ -106,7 +107,7 @@ public final class Printable {
     private static int firstToEscape(String text) {
         for (int i = 0; i < text.length(); ) {
             int cp = text.codePointAt(i);
-            if (cp == '\\' || !isSafe(cp)) {
+            if (!isSafe(cp)) {
                 return i;
             }
             i += Character.charCount(cp);

@@ -13,7 +13,7 @@ class PrintableTest {
     void escapesWhatEndsALineOrDrivesATerminalAndNothingElse() {
         assertThat(Printable.escape("shop/checkout rv 184555 \"quoted\" ; # { } é 日本")).isEqualTo(
                 "shop/checkout rv 184555 \"quoted\" ; # { } é 日本");
-        assertThat(Printable.escape("a\nb\rc\td\\e")).isEqualTo("a\\nb\\rc\\td\\\\e");
+        assertThat(Printable.escape("a\nb\rc\td\\e")).isEqualTo("a\\nb\\rc\\td\\e");
         assertThat(Printable.escape("\u001b[31mred\u0000\u007f")).isEqualTo("\\x1b[31mred\\x00\\x7f");
         assertThat(Printable.escape("nel\u0085csi\u009bls\u2028ps\u2029rlo\u202ezw\u200bbom\ufeff"))
                 .isEqualTo("nel\\x85csi\\x9bls\\u2028ps\\u2029rlo\\u202ezw\\u200bbom\\ufeff");
@@ -33,6 +33,7 @@ class PrintableTest {
             }
             String escaped = Printable.escape(b.toString());
             assertThat(Printable.isPrintable(escaped)).as("seed %d: %s", seed, escaped).isTrue();
+            assertThat(Printable.escape(escaped)).as("seed %d: idempotent", seed).isEqualTo(escaped);
             assertThat(escaped).as("seed %d", seed).doesNotContain("\n", "\r", "\u0085", "\u2028", "\u2029", "\u001b");
         }
     }
