@@ -52,7 +52,7 @@ final class AdminCommands {
         try {
             r = new AdminClient(socket).send(request);
         } catch (AdminClient.Unreachable e) {
-            err.println("kproxy " + command + ": " + e.getMessage());
+            err.println("kproxy " + command + ": " + Terminal.text(e.getMessage()));
             err.flush();
             return new Result(switch (e.kind()) {
                 case NO_AGENT -> NO_AGENT;
@@ -66,10 +66,10 @@ final class AdminCommands {
             default -> FAILED;
         };
         if (exit == DONE) {
-            out.println(r.message());
+            out.println(Terminal.text(r.message()));
             out.flush();
         } else {
-            err.println("kproxy " + command + ": " + (r.code().isEmpty() ? "" : r.code() + ": ") + r.message());
+            err.println("kproxy " + command + ": " + (r.code().isEmpty() ? "" : Terminal.text(r.code()) + ": ") + Terminal.text(r.message()));
             err.flush();
         }
         return new Result(exit, r);

@@ -41,13 +41,13 @@ final class HistoryExits {
     /** An unexpected failure: one line naming it, exit 1. */
     static int failed(PrintWriter err, String command, RuntimeException e) {
         StackTraceElement where = e.getStackTrace().length > 0 ? e.getStackTrace()[0] : null;
-        err.println("kproxy " + command + ": failed: " + e + (where == null ? "" : " (at " + where + ")"));
+        err.println("kproxy " + command + ": failed: " + Terminal.text(e) + (where == null ? "" : " (at " + where + ")"));
         err.flush();
         return FAILED;
     }
 
     static void warnings(PrintWriter err, String command, History h) {
-        h.warnings().forEach(w -> err.println("kproxy " + command + ": warning: " + w));
+        h.warnings().forEach(w -> err.println("kproxy " + command + ": warning: " + Terminal.text(w)));
     }
 
     /**

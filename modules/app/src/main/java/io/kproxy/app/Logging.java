@@ -16,13 +16,33 @@ import org.slf4j.LoggerFactory;
  * Structured logs on standard error (standard output stays clean for {@code render}): one line
  * per decision, {@code key=value} text or JSON ({@code logging.format}, as upstream's
  * {@code --logging-format}); the level from {@code logging.verbosity} / {@code -v} in klog's
- * spirit (0–3 info, 4–5 debug, 6 and more trace). Libraries stay at warnings below trace.
+ * spirit (0–3 info, 4–5 debug, 6 and more trace). Libraries stay at warnings below trace. Every
+ * encoder is an {@link EscapingEncoder}: one event is one line, whatever its values hold.
  */
 final class Logging {
 
     static final String TEXT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} level=%level logger=%logger{0} thread=%thread %msg%n";
+    /** The pattern of {@code logback.xml}, in force until a command configures logging. */
+    static final String DEFAULT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} level=%level logger=%logger{0} %msg%n";
 
     private Logging() {
+    }
+
+    /**
+     * What {@code logback.xml} sets (warnings and errors on standard error, nothing on standard
+     * output), but through {@link EscapingEncoder}: {@code Main} calls this first, so that every
+     * command's log lines are escaped from the start, before any configuration is read. (Joran
+     * could name the encoder in {@code logback.xml} only if this module opened its package to
+     * logback.)
+     */
+    static void defaults() {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+            return;
+        }
+        Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.detachAndStopAllAppenders();
+        root.addAppender(stderr(ctx, text(ctx, DEFAULT_PATTERN)));
+        root.setLevel(Level.WARN);
     }
 
     static void configure(String format, long verbosity) {
@@ -32,13 +52,7 @@ final class Logging {
         Level level = verbosity >= 6 ? Level.TRACE : verbosity >= 4 ? Level.DEBUG : Level.INFO;
         Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.detachAndStopAllAppenders();
-        ConsoleAppender<ILoggingEvent> out = new ConsoleAppender<>();
-        out.setContext(ctx);
-        out.setName("stderr");
-        out.setTarget("System.err");
-        out.setEncoder(encoder(ctx, format));
-        out.start();
-        root.addAppender(out);
+        root.addAppender(stderr(ctx, encoder(ctx, format)));
         root.setLevel(Level.WARN);
         ctx.getLogger("io.kproxy").setLevel(level);
         if (level == Level.TRACE) {
@@ -68,17 +82,37 @@ final class Logging {
         ctx.getLogger("io.kproxy").setLevel(Level.INFO);
     }
 
-    private static Encoder<ILoggingEvent> encoder(LoggerContext ctx, String format) {
+    private static ConsoleAppender<ILoggingEvent> stderr(LoggerContext ctx, Encoder<ILoggingEvent> encoder) {
+        ConsoleAppender<ILoggingEvent> out = new ConsoleAppender<>();
+        out.setContext(ctx);
+        out.setName("stderr");
+        out.setTarget("System.err");
+        out.setEncoder(encoder);
+        out.start();
+        return out;
+    }
+
+    /** The encoder of {@code format} ({@code json} or text), behind {@link EscapingEncoder}: no log line can be forged. */
+    static Encoder<ILoggingEvent> encoder(LoggerContext ctx, String format) {
         if (format.equals("json")) {
             JsonEncoder json = new JsonEncoder();
             json.setContext(ctx);
-            json.start();
-            return json;
+            return escaping(ctx, json);
         }
+        return text(ctx, TEXT_PATTERN);
+    }
+
+    private static Encoder<ILoggingEvent> text(LoggerContext ctx, String pattern) {
         PatternLayoutEncoder text = new PatternLayoutEncoder();
         text.setContext(ctx);
-        text.setPattern(TEXT_PATTERN);
-        text.start();
-        return text;
+        text.setPattern(pattern);
+        return escaping(ctx, text);
+    }
+
+    private static Encoder<ILoggingEvent> escaping(LoggerContext ctx, Encoder<ILoggingEvent> inner) {
+        EscapingEncoder e = new EscapingEncoder(inner);
+        e.setContext(ctx);
+        e.start();
+        return e;
     }
 }

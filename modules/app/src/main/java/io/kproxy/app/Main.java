@@ -13,6 +13,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        Logging.defaults();
         System.exit(commandLine().execute(args));
     }
 

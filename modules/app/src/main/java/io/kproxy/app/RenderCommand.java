@@ -126,12 +126,12 @@ final class RenderCommand implements Callable<Integer> {
             cfg = config == null ? ConfigLoader.defaults() : ConfigLoader.load(config);
             nodeName = new NodeName(node);
         } catch (ConfigException | InvalidValueException e) {
-            err.println("kproxy render: " + e.getMessage());
+            err.println("kproxy render: " + Terminal.text(e.getMessage()));
             return 2;
         }
         Optional<BackendProvider> provider = BackendProvider.forMode(mode);
         if (provider.isEmpty()) {
-            err.println("kproxy render: no backend for mode " + mode + " (installed: "
+            err.println("kproxy render: no backend for mode " + Terminal.text(mode) + " (installed: "
                     + String.join(", ", BackendProvider.all().stream().map(BackendProvider::mode).toList()) + ")");
             return 2;
         }
@@ -139,7 +139,7 @@ final class RenderCommand implements Callable<Integer> {
         try {
             read = ObjectFiles.read(objects, nodeName);
         } catch (IOException e) {
-            err.println("kproxy render: cannot read " + objects + ": " + e.getMessage());
+            err.println("kproxy render: cannot read " + Terminal.text(objects) + ": " + Terminal.text(e.getMessage()));
             return 2;
         }
         List<String> problems = new ArrayList<>();
@@ -150,7 +150,7 @@ final class RenderCommand implements Callable<Integer> {
             out.print(backend.render(state.node()).rulesetText());
             out.flush();
         }
-        problems.forEach(p -> err.println("kproxy render: skipped " + p));
+        problems.forEach(p -> err.println("kproxy render: skipped " + Terminal.text(p)));
         err.flush();
         return problems.isEmpty() ? 0 : 3;
     }

@@ -12,7 +12,7 @@ import io.kproxy.model.EndpointSliceRef;
 public record EndpointSliceDeleted(EndpointSliceRef slice, String resourceVersion, boolean finalStateUnknown) implements ClusterEvent {
 
     public EndpointSliceDeleted {
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
     }
 
     @Override

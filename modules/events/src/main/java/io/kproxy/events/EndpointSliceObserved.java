@@ -13,7 +13,7 @@ import io.kproxy.model.Json;
 public record EndpointSliceObserved(EndpointSliceRef slice, String resourceVersion, Json.Obj object) implements ClusterEvent {
 
     public EndpointSliceObserved {
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
         object = KubeObjects.trim(object);
         KubeObjects.requireIdentity("endpointSlice", object, slice.namespace(), slice.name());
     }

@@ -1,9 +1,13 @@
 package io.kproxy.events;
 
+import io.kproxy.model.Printable;
+
 /**
  * Bytes that are not a record this codec can read: truncated, garbage, an unknown format version
  * or event type, or a value that fails validation. Decoding never returns a wrong event; it
- * throws this instead.
+ * throws this instead. The message is one printable line ({@link Printable#escape}): it may quote
+ * the record's own bytes (a key, a value), which are untrusted, and it reaches logs and
+ * {@code journal verify}'s report.
  */
 public final class EventDecodeException extends RuntimeException {
 
@@ -27,13 +31,13 @@ public final class EventDecodeException extends RuntimeException {
     private final int position;
 
     public EventDecodeException(Reason reason, int position, String message) {
-        super(reason + " at byte " + position + ": " + message);
+        super(Printable.escape(reason + " at byte " + position + ": " + message));
         this.reason = reason;
         this.position = position;
     }
 
     public EventDecodeException(Reason reason, int position, String message, Throwable cause) {
-        super(reason + " at byte " + position + ": " + message, cause);
+        super(Printable.escape(reason + " at byte " + position + ": " + message), cause);
         this.reason = reason;
         this.position = position;
     }

@@ -2,6 +2,7 @@ package io.kproxy.events;
 
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
+import io.kproxy.model.Printable;
 
 /**
  * What an observation keeps of an API object: all of it, minus {@code metadata.managedFields}
@@ -53,6 +54,20 @@ public final class KubeObjects {
             throw new InvalidValueException(what + ".metadata", ns + "/" + n,
                     "object identity does not match the event key " + namespace + "/" + name);
         }
+    }
+
+    /**
+     * A resourceVersion as every event carries it: an opaque token ({@link Printable#requireToken}),
+     * "" when unknown. Checked here, in the constructor of each event that holds one, so that the
+     * source observing the API server, a journal being decoded and {@code render --objects} all
+     * refuse the same values at their edge: a value that could end a line of
+     * {@code render --explain}, {@code diff} or {@code audit} output, or drive a terminal, never
+     * becomes an event (issue 18). The source skips such an object and reports it; the codec
+     * reports such a record as damage ({@link EventDecodeException.Reason#INVALID_VALUE}), since
+     * no kproxy can have written it (docs/operations.md, "Untrusted input").
+     */
+    static String requireResourceVersion(String value) {
+        return Printable.requireToken("resourceVersion", value);
     }
 
     static String requireText(String field, String value) {

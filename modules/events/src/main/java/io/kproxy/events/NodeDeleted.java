@@ -13,7 +13,7 @@ import io.kproxy.model.NodeName;
 public record NodeDeleted(NodeName node, String resourceVersion, boolean finalStateUnknown) implements ClusterEvent {
 
     public NodeDeleted {
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
     }
 
     @Override

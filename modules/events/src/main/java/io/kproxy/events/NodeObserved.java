@@ -13,7 +13,7 @@ import io.kproxy.model.NodeName;
 public record NodeObserved(NodeName node, String resourceVersion, Json.Obj object) implements ClusterEvent {
 
     public NodeObserved {
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
         object = KubeObjects.trim(object);
         KubeObjects.requireIdentity("node", object, "", node.value());
     }

@@ -13,7 +13,7 @@ import io.kproxy.model.ServiceRef;
 public record ServiceDeleted(ServiceRef service, String resourceVersion, boolean finalStateUnknown) implements ClusterEvent {
 
     public ServiceDeleted {
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
     }
 
     @Override

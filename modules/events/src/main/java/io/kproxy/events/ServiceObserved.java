@@ -13,7 +13,7 @@ import io.kproxy.model.ServiceRef;
 public record ServiceObserved(ServiceRef service, String resourceVersion, Json.Obj object) implements ClusterEvent {
 
     public ServiceObserved {
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
         object = KubeObjects.trim(object);
         KubeObjects.requireIdentity("service", object, service.namespace(), service.name());
     }

@@ -17,7 +17,7 @@ public record SourceRelisted(ResourceKind kind, String resourceVersion, Set<Stri
         if (kind == null) {
             throw new IllegalArgumentException("kind is required");
         }
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
         keysPresent = Set.copyOf(keysPresent);
         for (String k : keysPresent) {
             if (k.isEmpty()) {

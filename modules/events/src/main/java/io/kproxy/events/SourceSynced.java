@@ -14,7 +14,7 @@ public record SourceSynced(ResourceKind kind, String resourceVersion) implements
         if (kind == null) {
             throw new IllegalArgumentException("kind is required");
         }
-        KubeObjects.requireText("resourceVersion", resourceVersion);
+        KubeObjects.requireResourceVersion(resourceVersion);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.kproxy.events;
 import io.kproxy.model.EndpointSliceRef;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
+import io.kproxy.model.Printable;
 import io.kproxy.model.ServiceRef;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,21 +44,21 @@ final class EventGenerator {
         return switch (type) {
             case SERVICE_OBSERVED -> {
                 ServiceRef ref = new ServiceRef(label(), label());
-                yield new ServiceObserved(ref, text(), kubeObject(ref.namespace(), ref.name()));
+                yield new ServiceObserved(ref, resourceVersion(), kubeObject(ref.namespace(), ref.name()));
             }
-            case SERVICE_DELETED -> new ServiceDeleted(new ServiceRef(label(), label()), text(), rnd.nextBoolean());
+            case SERVICE_DELETED -> new ServiceDeleted(new ServiceRef(label(), label()), resourceVersion(), rnd.nextBoolean());
             case ENDPOINT_SLICE_OBSERVED -> {
                 EndpointSliceRef ref = new EndpointSliceRef(label(), subdomain());
-                yield new EndpointSliceObserved(ref, text(), kubeObject(ref.namespace(), ref.name()));
+                yield new EndpointSliceObserved(ref, resourceVersion(), kubeObject(ref.namespace(), ref.name()));
             }
-            case ENDPOINT_SLICE_DELETED -> new EndpointSliceDeleted(new EndpointSliceRef(label(), subdomain()), text(), rnd.nextBoolean());
+            case ENDPOINT_SLICE_DELETED -> new EndpointSliceDeleted(new EndpointSliceRef(label(), subdomain()), resourceVersion(), rnd.nextBoolean());
             case NODE_OBSERVED -> {
                 NodeName node = new NodeName(subdomain());
-                yield new NodeObserved(node, text(), kubeObject("", node.value()));
+                yield new NodeObserved(node, resourceVersion(), kubeObject("", node.value()));
             }
-            case NODE_DELETED -> new NodeDeleted(new NodeName(subdomain()), text(), rnd.nextBoolean());
-            case SOURCE_SYNCED -> new SourceSynced(pick(ResourceKind.values()), text());
-            case SOURCE_RELISTED -> new SourceRelisted(pick(ResourceKind.values()), text(), relistKeys());
+            case NODE_DELETED -> new NodeDeleted(new NodeName(subdomain()), resourceVersion(), rnd.nextBoolean());
+            case SOURCE_SYNCED -> new SourceSynced(pick(ResourceKind.values()), resourceVersion());
+            case SOURCE_RELISTED -> new SourceRelisted(pick(ResourceKind.values()), resourceVersion(), relistKeys());
             case CONFIG_RECORDED -> new ConfigRecorded(new NodeName(subdomain()), tree(0, 4) instanceof Json.Obj o ? o : Json.Obj.EMPTY);
             case SYNC_APPLIED -> new SyncApplied(nonEmpty(), 1 + (rnd.nextBoolean() ? rnd.nextInt(100) : rnd.nextLong() >>> 1),
                     offset(), pick(SyncKind.values()), nonEmpty(), duration());
@@ -219,6 +220,18 @@ final class EventGenerator {
             case 5 -> unicode(97 + rnd.nextInt(300));
             default -> ascii(1 + rnd.nextInt(40));
         };
+    }
+
+    /**
+     * A resourceVersion: {@link #text()} with every character an opaque token may not hold
+     * (whitespace, controls, format and line separators: {@link Printable#requireToken}) made an
+     * {@code x}, so that lengths and the mix of scripts stay those of {@link #text()}.
+     */
+    String resourceVersion() {
+        StringBuilder b = new StringBuilder();
+        text().codePoints().forEach(cp -> b.appendCodePoint(
+                Printable.isPrintable(Character.toString(cp)) && !Character.isWhitespace(cp) && !Character.isSpaceChar(cp) ? cp : 'x'));
+        return b.toString();
     }
 
     String nonEmpty() {

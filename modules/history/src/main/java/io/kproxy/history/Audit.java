@@ -99,7 +99,7 @@ final class Audit {
             if (Touches.everyService(e.record.event())) {
                 out.append("    concerns every Service\n");
             } else if (!e.changed) {
-                out.append(e.skipped.map(r -> "    it gets no rules: " + r + "\n").orElse("    no change to its rules\n"));
+                out.append(e.skipped.map(r -> "    it gets no rules: " + Printed.text(r) + "\n").orElse("    no change to its rules\n"));
             } else {
                 out.append("    its rules changed; then:\n");
                 e.state.forEach(l -> out.append("      ").append(l).append('\n'));
@@ -107,12 +107,13 @@ final class Audit {
             for (Envelope f : e.failures) {
                 SyncFailed sf = (SyncFailed) f.event();
                 out.append("    sync generation ").append(sf.generation()).append(" failed at ").append(Describe.time(f.recordedAt())).append(": ")
-                        .append(sf.error()).append('\n');
+                        .append(Printed.text(sf.error())).append('\n');
             }
             if (e.applied != null) {
                 SyncApplied s = (SyncApplied) e.applied.event();
                 out.append("    reached the kernel at ").append(Describe.time(e.applied.recordedAt())).append(": sync generation ").append(s.generation())
-                        .append(" (").append(s.kind().name().toLowerCase()).append(", ").append(s.backend()).append(", #").append(e.applied.offset())
+                        .append(" (").append(s.kind().name().toLowerCase()).append(", ").append(Printed.text(s.backend())).append(", #")
+                        .append(e.applied.offset())
                         .append("), ").append(seconds(Duration.between(e.record.recordedAt(), e.applied.recordedAt()))).append(" after the record\n");
             } else if (e.waits()) {
                 out.append(pin[0] != null ? "    not programmed: the dataplane is pinned (" + Describe.record(pin[0]) + ")\n"
@@ -129,7 +130,8 @@ final class Audit {
 
     private static String startState(FoldedState s, ServiceRef service) {
         StringBuilder b = new StringBuilder();
-        b.append("Service ").append(s.cluster().serviceOrigin(service).map(o -> "#" + o.offset() + " rv " + o.resourceVersion()).orElse("absent"));
+        b.append("Service ").append(s.cluster().serviceOrigin(service).map(o -> "#" + o.offset() + " rv " + Printed.text(o.resourceVersion()))
+                .orElse("absent"));
         s.cluster().sliceOrigins(service).forEach((ref, o) -> b.append(", EndpointSlice ").append(ref.name()).append(" #").append(o.offset()));
         return b.toString();
     }
@@ -146,7 +148,7 @@ final class Audit {
         }
         if (out.isEmpty()) {
             out.add(s.cluster().serviceOrigin(service).isEmpty() ? "no rules: the Service is gone"
-                    : "no rules: " + s.cluster().serviceSkipReason(service).orElse("no port with a cluster IP"));
+                    : "no rules: " + Printed.text(s.cluster().serviceSkipReason(service).orElse("no port with a cluster IP")));
         }
         return out;
     }

@@ -23,7 +23,8 @@ import java.time.format.DateTimeFormatter;
 /**
  * How records are named in every report: the event type, the object a record is about, its
  * resourceVersion, times to the millisecond in UTC. One place, so that {@code render --explain},
- * {@code diff} and {@code audit} say the same thing the same way. Pure.
+ * {@code diff} and {@code audit} say the same thing the same way. Every free-text value of a
+ * record is printed through {@link Printed}. Pure.
  */
 final class Describe {
 
@@ -53,16 +54,17 @@ final class Describe {
             case NodeDeleted e -> "node/" + e.node().value();
             case SourceSynced e -> kind(e.kind());
             case SourceRelisted e -> kind(e.kind()) + " (" + e.keysPresent().size() + " present)";
-            case ConfigRecorded e -> "node " + e.node().value() + ", mode " + e.config().string("mode").orElse("iptables");
-            case SyncApplied e -> e.backend() + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + " up to #"
+            case ConfigRecorded e -> "node " + e.node().value() + ", mode " + Printed.text(e.config().string("mode").orElse("iptables"));
+            case SyncApplied e -> Printed.text(e.backend()) + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + " up to #"
                     + e.uptoOffset();
-            case SyncFailed e -> e.backend() + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + ": " + e.error();
-            case DataplanePinned e -> "to #" + e.toOffset() + ": " + e.reason();
-            case DataplaneUnpinned e -> e.reason();
+            case SyncFailed e -> Printed.text(e.backend()) + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + ": "
+                    + Printed.text(e.error());
+            case DataplanePinned e -> "to #" + e.toOffset() + ": " + Printed.text(e.reason());
+            case DataplaneUnpinned e -> Printed.text(e.reason());
         };
     }
 
-    /** The record's resourceVersion, or "" when its event carries none. */
+    /** The record's resourceVersion, or "" when its event carries none; as recorded (print it through {@link Printed}). */
     static String resourceVersion(ClusterEvent event) {
         return switch (event) {
             case ServiceObserved e -> e.resourceVersion();
@@ -85,7 +87,7 @@ final class Describe {
     static String record(Envelope e) {
         String rv = resourceVersion(e.event());
         return "#" + e.offset() + " " + time(e.recordedAt()) + " " + type(e.event()) + " " + object(e.event())
-                + (rv.isEmpty() ? "" : " rv " + rv);
+                + (rv.isEmpty() ? "" : " rv " + Printed.text(rv));
     }
 
     private static String kind(ResourceKind k) {

@@ -20,7 +20,9 @@ import java.util.function.LongFunction;
  * from: the Service's and each of its EndpointSlices' (offset, time, event type,
  * resourceVersion); a header naming the point, the configuration and the Node; and at the end
  * the Services that got no rules and why. Comments only, so the output still loads with
- * {@code nft -f} / {@code iptables-restore}. Pure but for reading the origin records.
+ * {@code nft -f} / {@code iptables-restore}: every value from a record goes through
+ * {@link Printed#comment}, so no value can end a comment line. Pure but for reading the origin
+ * records.
  */
 final class Explainer {
 
@@ -30,11 +32,14 @@ final class Explainer {
     static String explain(Rendering r, FoldedState state, LongFunction<Envelope> record) {
         ClusterState c = state.cluster();
         StringBuilder out = new StringBuilder();
-        out.append("# kproxy render --explain: ").append(r.mode()).append(" ruleset, ").append(r.point().describe()).append('\n');
+        out.append("# kproxy render --explain: ").append(Printed.comment(r.mode())).append(" ruleset, ").append(r.point().describe())
+                .append('\n');
         c.configOffset().ifPresentOrElse(o -> out.append("# configuration: ").append(origin(record, new Origin(o, ""))).append('\n'),
                 () -> out.append("# configuration: none recorded (defaults)\n"));
-        c.nodeOrigin().ifPresentOrElse(o -> out.append("# node ").append(c.nodeName()).append(": ").append(origin(record, o)).append('\n'),
-                () -> out.append("# node ").append(c.nodeName()).append(": no Node observed\n"));
+        // The node name may come from a snapshot file, which no NodeName constructor checked.
+        String node = Printed.comment(c.nodeName());
+        c.nodeOrigin().ifPresentOrElse(o -> out.append("# node ").append(node).append(": ").append(origin(record, o)).append('\n'),
+                () -> out.append("# node ").append(node).append(": no Node observed\n"));
         Set<String> headed = new HashSet<>();
         Set<ServiceRef> rendered = new TreeSet<>();
         Optional<ServiceRef> last = Optional.empty();
@@ -53,7 +58,7 @@ final class Explainer {
             out.append("\n# Services without rules:\n");
             for (ServiceRef s : without) {
                 String why = c.serviceSkipReason(s).orElse("no rules rendered");
-                out.append("#   ").append(s).append(": ").append(why).append("; Service ")
+                out.append("#   ").append(s).append(": ").append(Printed.comment(why)).append("; Service ")
                         .append(c.serviceOrigin(s).map(o -> origin(record, o)).orElse("?")).append('\n');
             }
         }
@@ -72,7 +77,9 @@ final class Explainer {
 
     /** {@code #853 2026-11-22T03:12:04.500Z ServiceObserved rv 184555}. */
     private static String origin(LongFunction<Envelope> record, Origin o) {
-        String rv = o.resourceVersion().isEmpty() ? "" : " rv " + o.resourceVersion();
+        // The origin's resourceVersion may come from a snapshot file, which no event constructor
+        // checked: escaped here whatever its source (issue 18, defect 4).
+        String rv = o.resourceVersion().isEmpty() ? "" : " rv " + Printed.comment(o.resourceVersion());
         try {
             Envelope e = record.apply(o.offset());
             return "#" + o.offset() + " " + Describe.time(e.recordedAt()) + " " + Describe.type(e.event()) + rv;

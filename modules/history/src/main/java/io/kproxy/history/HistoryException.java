@@ -1,10 +1,13 @@
 package io.kproxy.history;
 
+import io.kproxy.model.Printable;
+
 /**
  * A time-travel question that cannot be answered, sorted by whose side the problem is on, so that
  * the CLI can say it in one line and exit with a documented code (docs/operations.md) instead of
  * a stack trace. The message is a sentence for an operator: it names the input, the journal's
- * range or the damaged file. {@link #reason()} is never null.
+ * range or the damaged file. It is one printable line ({@link Printable#escape}) whatever the
+ * input, a record or a decoder's message put in it. {@link #reason()} is never null.
  */
 public final class HistoryException extends RuntimeException {
 
@@ -21,12 +24,12 @@ public final class HistoryException extends RuntimeException {
     private final Reason reason;
 
     public HistoryException(Reason reason, String message) {
-        super(message);
+        super(Printable.escape(message));
         this.reason = reason;
     }
 
     public HistoryException(Reason reason, String message, Throwable cause) {
-        super(message, cause);
+        super(Printable.escape(message), cause);
         this.reason = reason;
     }
 

@@ -57,8 +57,8 @@ public record Point(Optional<Instant> asked, long offset, Basis basis, Optional<
         String what = switch (basis) {
             case PROGRAMMED -> {
                 SyncApplied s = applied().orElseThrow();
-                yield "programmed by sync generation " + s.generation() + " (" + s.kind().name().toLowerCase() + ", " + s.backend() + ") at "
-                        + Describe.time(sync.get().recordedAt()) + ": records up to #" + offset;
+                yield "programmed by sync generation " + s.generation() + " (" + s.kind().name().toLowerCase() + ", " + Printed.text(s.backend())
+                        + ") at " + Describe.time(sync.get().recordedAt()) + ": records up to #" + offset;
             }
             case NOTHING_PROGRAMMED -> "no sync recorded by then; desired state of the records up to #" + offset;
             case DESIRED -> "desired state of the records up to #" + offset + " (programmed or not)";

@@ -31,9 +31,10 @@ public record Rendering(Point point, String mode, String text, String hash, Opti
      * backend saw kernel features this in-memory render does not assume).
      */
     public String summary() {
+        String recorded = recordedHash.map(r -> Printed.text(r.substring(0, Math.min(12, r.length())))).orElse("");
         String check = matchesRecorded().map(m -> m ? "; ruleset hash " + hash.substring(0, 12) + " equals the one the sync recorded"
-                : "; ruleset hash " + hash.substring(0, 12) + " differs from the recorded " + recordedHash.get().substring(0, Math.min(12,
-                        recordedHash.get().length())) + " (rendered by another kproxy version, or with other kernel features)").orElse("");
-        return mode + " ruleset at " + point.describe() + check;
+                : "; ruleset hash " + hash.substring(0, 12) + " differs from the recorded " + recorded
+                        + " (rendered by another kproxy version, or with other kernel features)").orElse("");
+        return Printed.text(mode) + " ruleset at " + point.describe() + check;
     }
 }

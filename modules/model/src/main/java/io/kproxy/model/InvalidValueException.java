@@ -4,7 +4,10 @@ package io.kproxy.model;
  * A value that cannot be constructed: names the field, the offending value and the reason.
  *
  * <p>Thrown by every factory and compact constructor in this module. Never carries a null field;
- * the value is quoted as given (truncated to keep log lines short).
+ * the value is quoted as given (truncated to keep log lines short). The message is one printable
+ * line ({@link Printable#escape}): it reaches logs, standard error and warning events, and the
+ * value in it is the outside world's, so a value holding a line feed or ESC must not be able to
+ * add a line or drive a terminal there. {@link #value()} stays as given.
  */
 public final class InvalidValueException extends IllegalArgumentException {
 
@@ -46,6 +49,6 @@ public final class InvalidValueException extends IllegalArgumentException {
         if (quoted.length() > MAX_QUOTED) {
             quoted = quoted.substring(0, MAX_QUOTED) + "...";
         }
-        return "invalid " + field + " \"" + quoted + "\": " + reason;
+        return Printable.escape("invalid " + field + " \"" + quoted + "\": " + reason);
     }
 }

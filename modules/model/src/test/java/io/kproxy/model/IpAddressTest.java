@@ -84,7 +84,8 @@ class IpAddressTest {
                     .isInstanceOfSatisfying(InvalidValueException.class, e -> {
                         assertThat(e.field()).isEqualTo("spec.externalIPs[0]");
                         assertThat(e.value()).isEqualTo(s);
-                        assertThat(e.getMessage()).startsWith("invalid spec.externalIPs[0] \"" + s + "\": ");
+                        // The message is one printable line: the value in it escaped (Printable).
+                        assertThat(e.getMessage()).startsWith("invalid spec.externalIPs[0] \"" + Printable.escape(s) + "\": ");
                     });
         }
     }

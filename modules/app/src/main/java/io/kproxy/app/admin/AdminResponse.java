@@ -5,6 +5,7 @@ import io.kproxy.config.ConfigText;
 import io.kproxy.engine.ControlAnswer;
 import io.kproxy.engine.DataplaneStatus;
 import io.kproxy.model.Json;
+import io.kproxy.model.Printable;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -120,29 +121,34 @@ public record AdminResponse(String outcome, String code, String message, Json.Ob
         }
     }
 
-    /** The status for a person: what {@code kproxy status} prints. */
+    /**
+     * The status for a person: what {@code kproxy status} prints. Its text values (a pin's reason,
+     * a failed sync's kernel message, times) are the agent's answer and may hold anything: each is
+     * one printable line here ({@link Printable#escape}), so none can add a line of its own.
+     */
     public String statusText() {
         Json.Obj s = status;
         StringBuilder sb = new StringBuilder();
         if (s.bool("pinned").orElse(false)) {
             sb.append("dataplane: PINNED to offset ").append(s.integer("toOffset").orElse(-1L)).append(s.string("toTime").map(t -> " (state at "
-                    + t + ")").orElse("")).append(" by the pin at offset ").append(s.integer("pinnedAt").orElse(-1L))
-                    .append(s.string("pinnedTime").map(t -> " (" + t + ")").orElse(""));
-            String reason = s.string("reason").orElse("");
+                    + Printable.escape(t) + ")").orElse("")).append(" by the pin at offset ").append(s.integer("pinnedAt").orElse(-1L))
+                    .append(s.string("pinnedTime").map(t -> " (" + Printable.escape(t) + ")").orElse(""));
+            String reason = Printable.escape(s.string("reason").orElse(""));
             sb.append(reason.isEmpty() ? "" : ": " + reason).append("\n");
             sb.append("           undo with: kproxy resume\n");
         } else {
             sb.append("dataplane: live\n");
         }
         sb.append("journal:   offsets ").append(s.integer("firstOffset").orElse(0L)).append(" to ").append(s.integer("liveOffset").orElse(-1L))
-                .append(s.string("firstTime").map(t -> " (first record " + t + ")").orElse("")).append("\n");
+                .append(s.string("firstTime").map(t -> " (first record " + Printable.escape(t) + ")").orElse("")).append("\n");
         Json.Obj last = s.object("lastSync");
         if (last.size() > 0) {
             boolean applied = last.bool("applied").orElse(false);
             sb.append("last sync: generation ").append(last.integer("generation").orElse(0L)).append(' ')
-                    .append(last.string("kind").orElse("?").toLowerCase(Locale.ROOT)).append(applied ? " applied" : " FAILED")
+                    .append(Printable.escape(last.string("kind").orElse("?").toLowerCase(Locale.ROOT))).append(applied ? " applied" : " FAILED")
                     .append(", programmed offset ").append(last.integer("uptoOffset").orElse(-1L)).append(", journaled at offset ")
-                    .append(last.integer("offset").orElse(-1L)).append(applied ? ", ruleset " : ": ").append(last.string("detail").orElse(""))
+                    .append(last.integer("offset").orElse(-1L)).append(applied ? ", ruleset " : ": ")
+                    .append(Printable.escape(last.string("detail").orElse("")))
                     .append("\n");
         } else {
             sb.append("last sync: none yet\n");

@@ -124,10 +124,10 @@ final class FragmentRenderer {
             if (hasEndpoints) {
                 // For better or for worse, NodePorts are not subject to loadBalancerSourceRanges.
                 if (localhostNodePorts && !f.v6() && features.nfacct()) {
-                    natTop.add("-A KUBE-NODEPORTS -m comment --comment " + name + " " + match + " -d 127.0.0.0/8 --dport " + np
+                    natTop.add("-A KUBE-NODEPORTS -m comment --comment " + Comments.word(name) + " " + match + " -d 127.0.0.0/8 --dport " + np
                             + " -m nfacct --nfacct-name " + Words.NFACCT_LOCALHOST + " -j " + ext);
                 }
-                natTop.add("-A KUBE-NODEPORTS -m comment --comment " + name + " " + match + " --dport " + np + " -j " + ext);
+                natTop.add("-A KUBE-NODEPORTS -m comment --comment " + Comments.word(name) + " " + match + " --dport " + np + " -j " + ext);
             }
             if (!policy.hasExternal()) {
                 filter.add("-A KUBE-EXTERNAL-SERVICES -m comment --comment " + externalComment + " -m addrtype --dst-type LOCAL " + match
@@ -196,7 +196,7 @@ final class FragmentRenderer {
         for (Endpoint ep : s.reachableEndpoints()) {
             String sep = ChainNames.iptablesEndpointChain(s.name(), ep.hostPort());
             chains.add(sep);
-            String args = "-A " + sep + comment(name);
+            String args = "-A " + sep + comment(Comments.word(name));
             // Hairpin: an endpoint reaching its own service is masqueraded so the reply returns through us.
             rules.add(args + " -s " + ep.ip() + " -j KUBE-MARK-MASQ");
             String affinity = s.affinityTimeoutSeconds() > 0 ? " -m recent --name " + sep + " --set" : "";
@@ -229,8 +229,8 @@ final class FragmentRenderer {
         return largeCluster ? "" : " -m comment --comment " + text;
     }
 
-    /** A comment with spaces, quoted as upstream writes it with {@code fmt.Sprintf(`"%s ..."`)}. */
+    /** A comment with spaces, quoted as upstream writes it with {@code fmt.Sprintf(`"%s ..."`)}; made safe by {@link Comments}. */
     private static String q(String text) {
-        return "\"" + text + "\"";
+        return Comments.quoted(text);
     }
 }

@@ -35,7 +35,7 @@ final class Commands {
     }
 
     void comment(String comment) {
-        text.append("# ").append(comment).append('\n');
+        text.append("# ").append(Comments.text(comment)).append('\n');
     }
 
     void blank() {

@@ -3,9 +3,14 @@ package io.kproxy.backend.nftables;
 /**
  * One element of a shared set or map ({@code cluster-ips}, {@code service-ips}, ...): its key in
  * nft syntax ({@code 172.30.0.41 . tcp . 80}), its value ({@code goto service-...}, {@code drop};
- * empty for a set) and its comment (empty for none).
+ * empty for a set) and its comment (empty for none), made safe between quotes by
+ * {@link Comments#text} here, so that the text, the netlink path and the diff all see the same.
  */
 record NftElement(String container, String key, String value, String comment) {
+
+    NftElement {
+        comment = Comments.text(comment);
+    }
 
     /** The identity of the element: container and key. */
     ElementKey id() {

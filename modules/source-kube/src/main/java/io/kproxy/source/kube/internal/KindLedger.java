@@ -153,7 +153,7 @@ public final class KindLedger {
             return;
         }
         stats.eventReceived();
-        String rv = resourceVersion == null ? "" : resourceVersion;
+        String rv = knownVersion("list", kind.toString(), resourceVersion == null ? "" : resourceVersion);
         listing = false;
         if (!g.listed) {
             g.listed = true;
@@ -207,7 +207,7 @@ public final class KindLedger {
     private void emitDelete(Generation g, String key, String rv, boolean finalStateUnknown) throws InterruptedException {
         ClusterEvent event;
         try {
-            event = Observations.deleted(kind, key, rv, finalStateUnknown);
+            event = Observations.deleted(kind, key, knownVersion("delete", key, rv), finalStateUnknown);
         } catch (InvalidValueException e) {
             current.remove(key);
             skip(key, e);
@@ -217,6 +217,20 @@ public final class KindLedger {
             current.remove(key);
             g.changes++;
         }
+    }
+
+    /**
+     * A list's or a delete's resourceVersion, or "" (unknown) when it is not an opaque token: the
+     * barrier and the delete are recorded anyway (a lost barrier would keep the node from ever
+     * syncing, a lost delete would keep stale rules), with the bad value reported, not kept.
+     */
+    private String knownVersion(String what, String key, String rv) {
+        String known = Observations.resourceVersionOrUnknown(rv);
+        if (!known.equals(rv)) {
+            stats.error("refused the resourceVersion of " + what + " " + kind + " " + key + ": not an opaque token; recorded as unknown");
+            LOG.warn("decision=refuse-resource-version kind={} key={} of={} resource_version={}", kind, key, what, rv);
+        }
+        return known;
     }
 
     private void skip(String key, InvalidValueException e) {

@@ -13,6 +13,7 @@ import io.kproxy.model.EndpointSliceRef;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
+import io.kproxy.model.Printable;
 import io.kproxy.model.ServiceRef;
 
 /**
@@ -41,6 +42,26 @@ public final class Observations {
                     new EndpointSliceRef(KubeObjects.namespace(object), KubeObjects.name(object)), rv, object);
             case NODE -> new NodeObserved(new NodeName(KubeObjects.name(object)), rv, object);
         };
+    }
+
+    /**
+     * {@code resourceVersion} when it is an opaque token ({@link Printable#requireToken}), else ""
+     * (unknown). For the records that must not be lost because a version is bad: a delete (the
+     * object must leave the fold) and a list's barrier (nothing is programmed before it). An
+     * observation with a bad version is skipped instead, as any bad object is: its content is
+     * then not trusted either.
+     */
+    public static String resourceVersionOrUnknown(String resourceVersion) {
+        return resourceVersion != null && isToken(resourceVersion) ? resourceVersion : "";
+    }
+
+    private static boolean isToken(String resourceVersion) {
+        try {
+            Printable.requireToken("resourceVersion", resourceVersion);
+            return true;
+        } catch (InvalidValueException e) {
+            return false;
+        }
     }
 
     /** The delete of the object at {@code key} whose last seen version was {@code resourceVersion}. */

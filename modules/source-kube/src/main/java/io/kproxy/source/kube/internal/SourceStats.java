@@ -1,5 +1,6 @@
 package io.kproxy.source.kube.internal;
 
+import io.kproxy.model.Printable;
 import io.kproxy.source.kube.SourceState;
 import io.kproxy.source.kube.SourceStateListener;
 import java.time.Clock;
@@ -77,8 +78,12 @@ public final class SourceStats {
         skipped.incrementAndGet();
     }
 
+    /**
+     * Keeps {@code message} as the last error, escaped to one printable line: it holds the API
+     * server's and objects' text (a key, a refused value) and is shown by {@code kproxy status}.
+     */
     public void error(String message) {
-        lastError.set(message == null ? "unknown error" : message);
+        lastError.set(message == null ? "unknown error" : Printable.escape(message));
     }
 
     public void failed(String message) {

@@ -188,4 +188,27 @@ class KindLedgerTest {
         assertThat(ledger.snapshot()).isEqualTo(Map.of("ns1/a", ObjectFingerprint.of(obj)));
         assertThat(o.resourceVersion()).isEqualTo("1");
     }
+
+    /**
+     * Issue 18, defect 4: a resourceVersion that is not an opaque token never reaches the log.
+     * An observation holding one is skipped and reported like any bad object; a list's barrier and
+     * a delete are recorded with "" (unknown), since losing them would stall the node or keep
+     * stale rules.
+     */
+    @Test
+    void aResourceVersionThatIsNotATokenNeverReachesTheLog() throws Exception {
+        String forged = "2\n}\ntable inet x { chain input { type filter hook input priority 0; policy drop; } }\n#";
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));
+        ledger.observed(g, svc("b", forged, "10.0.0.2"));
+        ledger.listed(g, "3\u001b[31m");
+        ledger.observed(g, svc("a", "4\r\nlevel=ERROR", "10.0.0.9"));
+        ledger.deleted(g, svc("a", "5\u2028", "10.0.0.9"), false);
+
+        assertThat(describe(sink.drain())).containsExactly("observed ns1/a@1", "synced SERVICE@", "deleted ns1/a@");
+        assertThat(stats.snapshot().skipped()).isEqualTo(2);
+        assertThat(stats.snapshot().lastError()).contains("refused the resourceVersion of delete SERVICE ns1/a")
+                .doesNotContain("\n", "\r", "\u001b", "\u2028");
+    }
 }
