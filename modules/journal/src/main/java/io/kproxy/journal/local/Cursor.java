@@ -62,6 +62,10 @@ public final class Cursor {
                 if (scanner.stop() != FrameScanner.Stop.END) {
                     throw damaged(scanner.detail(), scanner.framePosition());
                 }
+                SegmentRef here = view.get(seg);
+                if (here.damaged()) {
+                    throw damaged(here.damage(), scanner.framePosition()); // the sound records of a damaged segment end here
+                }
                 if (seg + 1 >= view.size()) {
                     throw damaged("the segment ends before the journal's end offset " + view.nextOffset(), scanner.framePosition());
                 }
@@ -74,6 +78,9 @@ public final class Cursor {
                 scanner = new FrameScanner(following.segment(), SegmentFiles.HEADER, following.limit());
             }
         } catch (IOException e) {
+            if (!java.nio.file.Files.isRegularFile(scanner.segment().path(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw damaged(e.getMessage(), scanner.framePosition()); // replaced by a FIFO, directory or link: lost, not transient
+            }
             throw new EventLogException(Kind.UNAVAILABLE, "reading journal segment " + scanner.segment().name() + " failed: " + e, e);
         }
         offset = nextOffset++;
@@ -82,8 +89,8 @@ public final class Cursor {
 
     private EventLogException damaged(String why, long position) {
         long last = Math.max(nextOffset, view.expectedLast(seg));
-        return new EventLogException(Kind.CORRUPT, "journal segment " + scanner.segment().name() + " is damaged at byte " + position
-                + " (" + why + "); offsets " + nextOffset + ".." + last + " cannot be read, and reading stops there");
+        return new EventLogException("journal segment " + scanner.segment().name() + " is damaged at byte " + position
+                + " (" + why + "); offsets " + nextOffset + ".." + last + " cannot be read", nextOffset, last);
     }
 
     /** Remembers where this cursor stands, for the next sequential read. */

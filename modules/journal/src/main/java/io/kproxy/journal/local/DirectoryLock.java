@@ -57,8 +57,12 @@ public final class DirectoryLock implements AutoCloseable {
         Path file = dir.resolve(SegmentFiles.LOCK_FILE);
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                    SegmentFiles.privateFile());
+            String bad = Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? SegmentFiles.notRegular(file) : null;
+            if (bad != null) {
+                throw new IOException(SegmentFiles.LOCK_FILE + " " + bad + "; move it aside");
+            }
+            ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS), SegmentFiles.privateFile());
             FileLock l = ch.tryLock();
             if (l == null) {
                 String holder = holder(file);

@@ -84,7 +84,11 @@ public final class Segment {
             if (channel != seen && channel != null && channel.isOpen()) {
                 return channel;
             }
-            channel = FileChannel.open(path, StandardOpenOption.READ);
+            String bad = SegmentFiles.notRegular(path);
+            if (bad != null) {
+                throw new IOException("segment " + name() + " " + bad);
+            }
+            channel = FileChannel.open(path, StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS);
             return channel;
         }
     }
