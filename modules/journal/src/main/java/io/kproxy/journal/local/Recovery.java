@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -263,7 +262,7 @@ public final class Recovery {
         }
         Path q = dir.resolve(SegmentFiles.QUARANTINE);
         SegmentFiles.ensurePrivateDir(q);
-        Path saved = unique(q, name + ".stray");
+        Path saved = Quarantine.unique(q, name + ".stray");
         Files.move(path, saved, StandardCopyOption.ATOMIC_MOVE);
         // the previous segment is the active one again: its index describes a sealed segment
         Files.deleteIfExists(dir.resolve(SegmentFiles.indexName(previous.base())));
@@ -335,7 +334,7 @@ public final class Recovery {
         if (readOnly) {
             return new Last(List.of(damaged), next);
         }
-        Path saved = copyToQuarantine(seg.path(), soundEnd, size, ".damaged");
+        Path saved = Quarantine.copy(dir, seg.path(), soundEnd, size, ".damaged");
         Segments.create(dir, next).close();
         LOG.error("journal.recovery damaged segment={} position={} bytes={} lostOffsets={}..{} savedTo={} nextSegment={} reason=\"{}\"",
                 seg.name(), soundEnd, lostBytes, lastSound + 1, next - 1, saved, SegmentFiles.segmentName(next), why);
@@ -352,39 +351,13 @@ public final class Recovery {
 
     /** Saves {@code [from, size)} of {@code path} under quarantine/, then truncates the file to {@code from}. */
     private void cut(Path path, long from, long size, long firstLostOffset, String reason) throws IOException {
-        Path saved = copyToQuarantine(path, from, size, ".torn");
+        Path saved = Quarantine.copy(dir, path, from, size, ".torn");
         try (FileChannel in = FileChannel.open(path, StandardOpenOption.WRITE)) {
             in.truncate(from);
             in.force(true);
         }
         LOG.warn("journal.recovery cut segment={} position={} bytes={} firstLostOffset={} reason=\"{}\" savedTo={}",
                 path.getFileName(), from, size - from, firstLostOffset, reason, saved);
-    }
-
-    /** Copies {@code [from, size)} of {@code path} to a new file under quarantine/, durably; returns its path. */
-    private Path copyToQuarantine(Path path, long from, long size, String suffix) throws IOException {
-        Path q = dir.resolve(SegmentFiles.QUARANTINE);
-        SegmentFiles.ensurePrivateDir(q);
-        Path saved = unique(q, path.getFileName() + "." + from + suffix);
-        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ);
-             FileChannel out = FileChannel.open(saved, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                     SegmentFiles.privateFile())) {
-            long done = 0;
-            while (done < size - from) {
-                done += in.transferTo(from + done, size - from - done, out);
-            }
-            out.force(true);
-        }
-        SegmentFiles.fsyncDirectory(q);
-        return saved;
-    }
-
-    static Path unique(Path dir, String name) {
-        Path p = dir.resolve(name);
-        for (int n = 1; Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS); n++) {
-            p = dir.resolve(name + "-" + n);
-        }
-        return p;
     }
 
     /** Why the file's first bytes are not the header of segment {@code base}, or null; the caller checked it is a regular file. */

@@ -110,7 +110,7 @@ public final class SnapshotStore {
     /** Moves the snapshot at {@code offset} to {@code quarantineDir}; it is never used again. */
     void quarantine(long offset, Path quarantineDir) throws IOException {
         SegmentFiles.ensurePrivateDir(quarantineDir);
-        Path saved = Recovery.unique(quarantineDir, name(offset));
+        Path saved = Quarantine.unique(quarantineDir, name(offset));
         Files.move(dir.resolve(name(offset)), saved, StandardCopyOption.ATOMIC_MOVE);
         SegmentFiles.fsyncDirectory(dir);
         offsets.remove(offset);
