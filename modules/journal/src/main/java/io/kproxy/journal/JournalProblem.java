@@ -40,12 +40,12 @@ public record JournalProblem(Kind kind, String file, long firstOffset, long last
         INDEX_DAMAGED,
         /** A snapshot file fails its checksum or structure check; older snapshots are used instead. */
         SNAPSHOT_DAMAGED,
-        /** A snapshot claims to cover offsets the journal does not hold (ignored). */
+        /** A snapshot claims to cover offsets past the journal's end (never used; a read-write open moves it to {@code quarantine/}). */
         SNAPSHOT_BEYOND_END,
         /**
-         * A snapshot is ahead of the intact records (it covers lost offsets and was stored before the
-         * loss was recorded) or behind the first record held: never used; a read-write open moves
-         * it to {@code quarantine/}.
+         * A snapshot lies inside a range of lost offsets (folded from records the journal no longer
+         * has) or before the first record held: never used; a read-write open moves it to
+         * {@code quarantine/}.
          */
         SNAPSHOT_UNUSABLE,
         /**

@@ -187,9 +187,11 @@ class DamagedSampleTest {
         }
         Instant late = timeOf(Samples.CLUSTER_HOUR, 1550);
         try (History h = History.open(dir)) {
-            // snapshot 1499 was folded from records the journal no longer holds intact: not used
-            assertThatThrownBy(() -> h.render(h.at(late), Optional.empty())).isInstanceOf(HistoryException.class)
-                    .hasMessageContaining("0..698");
+            // snapshot 1499 was folded from the records before they were swapped: the state after them is served
+            assertThat(h.render(h.at(late), Optional.empty()).text()).isEqualTo(intact(late));
+            Instant early = timeOf(Samples.CLUSTER_HOUR, 800);
+            assertThatThrownBy(() -> h.render(h.at(early), Optional.empty())).isInstanceOf(HistoryException.class)
+                    .hasMessageContaining("..1338");
         }
     }
 }

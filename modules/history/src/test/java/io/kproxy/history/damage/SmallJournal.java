@@ -33,13 +33,15 @@ import java.util.stream.Stream;
 /**
  * A small local journal for damage tests: 34 records (configuration, node, three Services, their
  * slices, barriers, then endpoint changes each followed by the sync that applied it), one record
- * a second, in segments of 1 KiB (about two records each), with a snapshot at offset
- * {@link #SNAPSHOT}. Plus the three ways of damaging a file at a byte position.
+ * a second, in segments of 1 KiB (about six records each), with snapshots at offsets
+ * {@link #SNAPSHOT} and {@link #LATE_SNAPSHOT}. Plus the three ways of damaging a file at a byte position.
  */
 final class SmallJournal {
 
     static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
     static final long SNAPSHOT = 16;
+    /** A second snapshot, inside the newest segment: the one a cut or damaged tail must never leave in use. */
+    static final long LATE_SNAPSHOT = 33;
     static final String NODE = "node-a";
 
     /** How a file is damaged at a position. */
@@ -100,8 +102,8 @@ final class SmallJournal {
                 times.add(now[0]);
                 j.append("test", sync(gen++, j.nextOffset() - 1)).join();
                 now[0] = now[0].plusSeconds(1);
-                if (j.nextOffset() - 1 == SNAPSHOT) {
-                    j.storeSnapshot(SNAPSHOT, StateLoader.at(j, SNAPSHOT).state().toSnapshot());
+                if (j.nextOffset() - 1 == SNAPSHOT || j.nextOffset() - 1 == LATE_SNAPSHOT) {
+                    j.storeSnapshot(j.nextOffset() - 1, StateLoader.at(j, j.nextOffset() - 1).state().toSnapshot());
                 }
             }
         }

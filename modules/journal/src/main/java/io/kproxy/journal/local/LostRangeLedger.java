@@ -17,12 +17,10 @@ import java.util.zip.CRC32C;
 
 /**
  * The journal's durable memory of the offsets it lost ({@code lost-ranges} in the directory), so
- * that damage is reported by every later open and verify even once the damaged file is gone, and
- * so that snapshots can be told apart: one covering a lost range is usable only if it was stored
- * after a read-write open found the loss ({@link Entry#discoveredAt()}), i.e. by an agent that
- * folded without the lost records and relisted; any older one was folded from records the journal
- * no longer has. A text file, one range per line with its own CRC32C, replaced whole (temporary
- * name, forced, renamed, directory forced). Stateless.
+ * that damage is reported by every later open and verify even once the damaged file is gone (a
+ * range is never given to new records, and its history is never whole again). A text file, one
+ * range per line with its own CRC32C, replaced whole (temporary name, forced, renamed, directory
+ * forced). Stateless.
  *
  * <p>Line: {@code <first> <last> <discoveredAt> <crc32c hex of the three numbers> <reason>}.
  */
@@ -37,8 +35,8 @@ final class LostRangeLedger {
      * @param first        first lost offset
      * @param last         last lost offset
      * @param discoveredAt the journal's next offset when a read-write open recorded the loss:
-     *                     every record from there on was appended knowing it
-     *                     ({@link Long#MAX_VALUE} while no read-write open has)
+     *                     every record from there on was appended by an agent that knew it
+     *                     ({@link Long#MAX_VALUE} while no read-write open has); for operators
      * @param reason       a sentence for an operator, on one line
      */
     record Entry(long first, long last, long discoveredAt, String reason) {

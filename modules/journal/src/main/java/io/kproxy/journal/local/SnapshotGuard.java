@@ -13,13 +13,15 @@ import java.util.Set;
  * After recovery found what is lost: notes a missing first segment, remembers every lost range
  * in the ledger (read-write), and decides which snapshots may be used. A snapshot at offset
  * {@code s} is usable only when the journal holds every record after it ({@code s >=
- * firstOffset - 1}, else the records between are missing) and no lost range starts at or before
- * {@code s}, unless the snapshot was stored after a read-write open recorded that loss: then it
- * is the state the agent folded without the lost records and corrected by its relist, which the
- * records after it were appended against. Any other snapshot covering lost offsets was folded from
- * records the journal no longer has, and a state built on it would not be the one the records
- * describe; a read-write open moves such snapshots to {@code quarantine/}, and
- * {@link SnapshotStore} never hands one out. Runs once, in recovery.
+ * firstOffset - 1}, else the records between are missing), {@code s} is a record the journal
+ * holds ({@code s < nextOffset}), and {@code s} is not inside a lost range. A snapshot inside a
+ * lost range (or past a cut end) was folded from records the journal no longer has, and nothing
+ * after it can be folded onto it: a read-write open moves it to {@code quarantine/}, and
+ * {@link SnapshotStore} never hands one out. A snapshot after a lost range is the state at its
+ * offset as it was folded: from the records when they were intact (damage found later), or by
+ * the agent that stepped over the loss and relisted (the state it programmed); since a lost
+ * offset is never given to a new record, the records after it are the ones it was folded
+ * before. Runs once, in recovery.
  */
 final class SnapshotGuard {
 
@@ -87,7 +89,7 @@ final class SnapshotGuard {
             } else {
                 problems.add(new JournalProblem(Kind.SNAPSHOT_UNUSABLE, file, s, s, -1, (s < v.firstOffset() - 1
                         ? "the records after it up to offset " + (v.firstOffset() - 1) + " are missing"
-                        : "it covers offsets the journal lost and was stored before the loss was found") + "; " + where));
+                        : "it lies inside offsets the journal lost: folded from records it no longer has") + "; " + where));
             }
             if (!readOnly) {
                 snapshots.quarantine(s, dir.resolve(SegmentFiles.QUARANTINE));
@@ -104,7 +106,7 @@ final class SnapshotGuard {
             return false;
         }
         for (LostRangeLedger.Entry e : ranges) {
-            if (e.last() >= first && e.first() <= s && s < e.discoveredAt()) {
+            if (e.first() <= s && s <= e.last()) {
                 return false;
             }
         }

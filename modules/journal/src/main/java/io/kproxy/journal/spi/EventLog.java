@@ -74,9 +74,9 @@ public interface EventLog extends AutoCloseable {
     void storeSnapshot(long offset, byte[] data);
 
     /**
-     * The newest snapshot covering at most {@code offset} that may be used: one whose every
-     * record up to it the log holds intact, or one stored after the log reported the loss before
-     * it (see the implementation). Never one ahead of the records a lost range cut off.
+     * The newest snapshot covering at most {@code offset} that may be used: the log holds every
+     * record after it, and it is not inside a range of lost records (it would have been folded
+     * from records the log no longer has). Never one ahead of the records a lost range cut off.
      */
     Optional<Snapshot> snapshotAtOrBefore(long offset);
 
