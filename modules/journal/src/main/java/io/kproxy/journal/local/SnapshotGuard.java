@@ -124,15 +124,15 @@ final class SnapshotGuard {
             return;
         }
         long below = -1;
-        boolean covered = false;
+        List<Long> candidates = new ArrayList<>();
         for (long s : snapshots.offsets()) {
             if (s < first - 1) {
                 below = Math.max(below, s);
-            } else if (s < v.nextOffset() && snapshots.problem(s) == null) {
-                covered = true;
+            } else if (s < v.nextOffset()) {
+                candidates.addFirst(s); // newest first: usually the first one read is sound
             }
         }
-        if (covered && below < 0) {
+        if (below < 0 && candidates.stream().anyMatch(s -> snapshots.problem(s) == null)) {
             return; // what retention leaves
         }
         problems.add(new JournalProblem(Kind.MISSING_RECORDS, v.get(0).segment().name(), below + 1, first - 1, -1,
