@@ -18,9 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +62,7 @@ public final class History implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(History.class);
     /** Problems whose records are lost (the others are repaired or about derived files). */
-    private static final java.util.Set<JournalProblem.Kind> LOSSES = java.util.EnumSet.of(JournalProblem.Kind.DAMAGED_RECORD,
+    private static final Set<JournalProblem.Kind> LOSSES = EnumSet.of(JournalProblem.Kind.DAMAGED_RECORD,
             JournalProblem.Kind.UNDECODABLE_RECORD, JournalProblem.Kind.BAD_HEADER, JournalProblem.Kind.OFFSET_GAP,
             JournalProblem.Kind.OFFSET_OVERLAP, JournalProblem.Kind.MISSING_RECORDS, JournalProblem.Kind.UNREADABLE_FILE,
             JournalProblem.Kind.LOST_RANGE);

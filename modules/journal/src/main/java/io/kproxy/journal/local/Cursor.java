@@ -3,6 +3,8 @@ package io.kproxy.journal.local;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.EventLogException.Kind;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 
 /**
  * Walks records in offset order across the segments of one {@link View}, from a start offset to
@@ -78,7 +80,7 @@ public final class Cursor {
                 scanner = new FrameScanner(following.segment(), SegmentFiles.HEADER, following.limit());
             }
         } catch (IOException e) {
-            if (!java.nio.file.Files.isRegularFile(scanner.segment().path(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.isRegularFile(scanner.segment().path(), LinkOption.NOFOLLOW_LINKS)) {
                 throw damaged(e.getMessage(), scanner.framePosition()); // replaced by a FIFO, directory or link: lost, not transient
             }
             throw new EventLogException(Kind.UNAVAILABLE, "reading journal segment " + scanner.segment().name() + " failed: " + e, e);

@@ -4,9 +4,11 @@ import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.JournalProblem.Kind;
 import io.kproxy.journal.spi.EventLogException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -362,8 +364,8 @@ public final class Recovery {
 
     /** Why the file's first bytes are not the header of segment {@code base}, or null; the caller checked it is a regular file. */
     private static String headerProblem(Path path, long base) throws IOException {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            java.nio.ByteBuffer h = java.nio.ByteBuffer.allocate(SegmentFiles.HEADER);
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            ByteBuffer h = ByteBuffer.allocate(SegmentFiles.HEADER);
             while (h.hasRemaining() && ch.read(h, h.position()) > 0) {
                 // keep reading: a short read is not the end of the file
             }

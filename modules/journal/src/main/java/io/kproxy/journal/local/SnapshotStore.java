@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongPredicate;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ public final class SnapshotStore {
     /** Known snapshot offsets; the value says whether the file was checked (or written) sound in this process. */
     private final ConcurrentSkipListMap<Long, Boolean> offsets = new ConcurrentSkipListMap<>();
     /** Which snapshots may be used (see {@link SnapshotGuard}); every one until recovery says. */
-    private volatile java.util.function.LongPredicate usable = s -> true;
+    private volatile LongPredicate usable = s -> true;
 
     SnapshotStore(Path dir, boolean readOnly) throws IOException {
         this.dir = dir;
@@ -103,7 +104,7 @@ public final class SnapshotStore {
     }
 
     /** Limits {@link #atOrBefore} and {@link #newestSoundOffset} to snapshots {@code usable} accepts. */
-    void restrict(java.util.function.LongPredicate usable) {
+    void restrict(LongPredicate usable) {
         this.usable = usable;
     }
 
