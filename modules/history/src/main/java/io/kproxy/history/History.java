@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * and {@link #atOffset} ask for the fold of the records instead. Every method throws
  * {@link HistoryException} (never a raw I/O or decoding error). An answer that needs records the
  * journal lost (damage, a deleted segment, a torn tail not yet recovered) is refused with
- * {@link Reason#UNREADABLE} naming the offsets, never rebuilt from the records that remain. Not thread-safe (one command at a
- * time); blocks on the log's I/O. No method accepts or returns null.
+ * {@link Reason#UNREADABLE} naming the offsets, never rebuilt from the records that remain
+ * (docs/operations.md, "Damaged journal"). Not thread-safe (one command at a time); blocks on the
+ * log's I/O. No method accepts or returns null.
  */
 public final class History implements AutoCloseable {
 
