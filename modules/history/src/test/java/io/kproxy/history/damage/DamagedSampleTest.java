@@ -108,6 +108,8 @@ class DamagedSampleTest {
             Instant after = timeOf(dir, added.getLast());
             assertThatThrownBy(() -> h.render(h.at(after), Optional.empty())).isInstanceOf(HistoryException.class)
                     .hasMessageContaining(lostFirst + ".." + lostLast);
+            assertThatThrownBy(() -> h.diff(h.at(before), h.at(after), Optional.empty())).isInstanceOf(HistoryException.class)
+                    .hasMessageContaining(lostFirst + ".." + lostLast);
         }
     }
 
