@@ -15,6 +15,7 @@ import io.kproxy.engine.EngineOptions;
 import io.kproxy.engine.MeteredEventLog;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.journal.JournalOptions;
+import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.RetentionPolicy;
 import io.kproxy.journal.spi.EventLog;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *       have stops here, before anything is touched.</li>
  *   <li>The health and metrics ports are bound (a bind failure is fatal only with
  *       {@code bindAddressHardFail}, as upstream).</li>
- *   <li>The journal is opened (a torn tail is cut), {@code ConfigRecorded} appended; the other
+ *   <li>The journal is opened (a torn tail is cut; damage is kept aside and its offsets never
+ *       reused, see docs/operations.md, "Damaged journal"), {@code ConfigRecorded} appended; the other
  *       installed modes' leftovers are removed, as upstream does at start.</li>
  *   <li>The engine rebuilds the state from the newest snapshot plus the suffix and, when the
  *       journal says Services and EndpointSlices had synced, reprograms the kernel at once with
@@ -129,6 +131,9 @@ final class Agent implements AutoCloseable {
         LocalJournal journal = own(LocalJournal.open(JournalOptions.defaults(dir).withFsyncWindow(config.kproxy().fsyncWindow())
                 .withRetention(new RetentionPolicy(r.maxAge(), r.maxBytes()))));
         journal.tornTail().ifPresent(t -> LOG.warn("decision=continue reason=\"journal had a torn tail, cut at recovery\" detail=\"{}\"", t));
+        journal.openProblems().stream().filter(p -> p.firstOffset() >= 0 && p.kind() != JournalProblem.Kind.TORN_TAIL).forEach(p ->
+                LOG.error("decision=continue reason=\"the journal lost records; the state is folded from the intact ones and the relist "
+                        + "corrects it\" kind={} file={} firstOffset={} lastOffset={}", p.kind(), p.file(), p.firstOffset(), p.lastOffset()));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EventLog log = new MeteredEventLog(journal, registry, EngineClock.system(), () -> sizeOf(dir));
         long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigLoader.toTree(config))).join();

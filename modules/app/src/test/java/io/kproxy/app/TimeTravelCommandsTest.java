@@ -149,7 +149,8 @@ class TimeTravelCommandsTest {
         }
         RenderCommandTest.Run render = run("render", "--journal", copy.toString(), "--offset", "600");
         assertThat(render.exit()).isEqualTo(5);
-        assertThat(render.err()).startsWith("kproxy render: the journal cannot be read: ").contains("00000000000000000000.seg");
+        assertThat(render.err()).startsWith("kproxy render: the answer needs offsets ").contains("..698, which the journal does not hold intact")
+                .contains("00000000000000000000.seg");
         RenderCommandTest.Run audit = run("audit", "--journal", copy.toString(), "shop/checkout");
         assertThat(audit.exit()).isEqualTo(5);
         RenderCommandTest.Run verify = run("journal", "verify", copy.toString());
@@ -157,6 +158,42 @@ class TimeTravelCommandsTest {
         assertThat(verify.out()).contains("DAMAGED_RECORD 00000000000000000000.seg at byte ");
         RenderCommandTest.Run later = run("render", "--journal", copy.toString(), "--at", "2026-11-22T03:50:00Z");
         assertThat(later.exit()).as("a time whose state lies past the damage still renders").isZero();
+    }
+
+    /**
+     * Issue 18: a bit flipped at byte 40,000 of the newest segment (sound records follow it), and
+     * the oldest segment deleted by hand. {@code journal verify} is never "sound"; {@code render}
+     * answers before the damage and refuses, naming the offsets, what would need it.
+     */
+    @Test
+    void damageIsReportedAndRenderRefusesWhatNeedsIt(@TempDir Path tmp) throws IOException {
+        Path flipped = copy(SAMPLE, tmp.resolve("flipped"));
+        try (RandomAccessFile f = new RandomAccessFile(flipped.resolve("00000000000000001339.seg").toFile(), "rw")) {
+            f.seek(40_000);
+            int b = f.read();
+            f.seek(40_000);
+            f.write(b ^ 0x08);
+        }
+        RenderCommandTest.Run verify = run("journal", "verify", flipped.toString());
+        assertThat(verify.exit()).isEqualTo(5);
+        assertThat(verify.out()).doesNotStartWith("sound").contains("DAMAGED_RECORD 00000000000000001339.seg at byte 39885 offsets 1443..");
+        RenderCommandTest.Run late = run("render", "--journal", flipped.toString(), "--at", "2026-11-22T04:01:37.336Z");
+        assertThat(late.exit()).isEqualTo(5);
+        assertThat(late.out()).isEmpty();
+        assertThat(late.err()).containsPattern("offsets \\d+\\.\\.\\d+");
+        RenderCommandTest.Run early = run("render", "--journal", flipped.toString(), "--at", "2026-11-22T03:30:00Z");
+        assertThat(early.exit()).isZero();
+        assertThat(early.err()).contains("equals the one the sync recorded");
+
+        Path pruned = copy(SAMPLE, tmp.resolve("pruned"));
+        Files.delete(pruned.resolve("00000000000000000000.seg"));
+        Files.delete(pruned.resolve("00000000000000000000.idx"));
+        RenderCommandTest.Run missing = run("journal", "verify", pruned.toString());
+        assertThat(missing.exit()).isEqualTo(5);
+        assertThat(missing.out()).contains("MISSING_RECORDS").contains("offsets 500..698");
+        RenderCommandTest.Run before = run("render", "--journal", pruned.toString(), "--at", "2026-11-22T03:10:00Z");
+        assertThat(before.exit()).isEqualTo(5);
+        assertThat(before.err()).contains("..698").doesNotContain("another kproxy version");
     }
 
     static Path copy(Path from, Path to) throws IOException {

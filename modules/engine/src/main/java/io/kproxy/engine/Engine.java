@@ -41,7 +41,10 @@ import reactor.core.scheduler.Schedulers;
  *       suffix ({@link StateLoader}), the tail continues after it, and one full sync follows as
  *       soon as the state has synced, which a restarted proxy's journal already says: the kernel
  *       is reprogrammed with the same rules before the API server is even reached. Nothing is
- *       flushed on start or on stop.</li>
+ *       flushed on start or on stop. When the journal lost records, the state is folded from the
+ *       records it still serves and no start-up sync is made from it: the source's relist
+ *       appends what differs from the API server, and that (or the periodic sync) programs the
+ *       kernel.</li>
  *   <li><b>Waking.</b> A record wakes the runner only when it changed the node's desired state
  *       (a non-empty {@code StateDelta}) or completed the initial sync; the engine's own
  *       {@code SyncApplied}/{@code SyncFailed} records change nothing and so never trigger a
@@ -130,7 +133,9 @@ public final class Engine implements AutoCloseable {
      */
     public static Engine start(Wiring wiring) {
         Engine e = new Engine(wiring);
-        StateLoader.Loaded loaded = StateLoader.latest(wiring.log());
+        // records the journal lost are stepped over: the source relists at start and appends what
+        // differs from this state (docs/operations.md, "Damaged journal")
+        StateLoader.Loaded loaded = StateLoader.latest(wiring.log(), StateLoader.LostRecords.SKIP);
         e.latest = loaded.state();
         e.lastSnapshotOffset = loaded.snapshotOffset();
         e.health.nodeEligible(loaded.state().node().node().eligible());
@@ -146,8 +151,15 @@ public final class Engine implements AutoCloseable {
                 e.runner.run();
             }
         }, period, period, TimeUnit.NANOSECONDS);
-        e.tail = wiring.log().tail(loaded.state().offset() + 1).publishOn(wiring.fold(), 256).subscribe(e::onRecord, e::onTailError);
-        if (loaded.state().node().synced()) {
+        e.tail = wiring.log().tail(loaded.resumeAt()).publishOn(wiring.fold(), 256).subscribe(e::onRecord, e::onTailError);
+        if (loaded.lostRanges() > 0) {
+            // The state lacks records the journal lost: the kernel keeps the rules it has (folded
+            // from every record, before the loss) until the source's relist appends what differs,
+            // which triggers a sync, or the periodic full sync comes (docs/operations.md, "Damaged journal").
+            LOG.warn("decision=wait-for-relist lost_ranges={} offset={} reason=\"the journal lost records; no start-up sync from a partial state\"",
+                    loaded.lostRanges(), loaded.state().offset());
+            e.draft.request();
+        } else if (loaded.state().node().synced()) {
             e.queueSync();
         } else {
             e.draft.request();

@@ -2,6 +2,7 @@ package io.kproxy.engine;
 
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.Snapshot;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.SnapshotDecodeException;
@@ -20,6 +21,13 @@ import org.slf4j.LoggerFactory;
  * no delta: a restart, a pin and a time-travel question each want one state, not the steps to it
  * (docs/benchmarks.md, "Time travel with the fold"). Stateless; blocks on the log's I/O; throws
  * what the log throws.
+ *
+ * <p>Where the log lost records (damage, a deleted segment: docs/operations.md, "Damaged
+ * journal"), the caller chooses ({@link LostRecords}): time travel and rollback refuse, since a
+ * state folded without records is not the state the records describe; the agent's start folds
+ * every record still served, steps over each lost range with a warning, and lets its source's
+ * relist append the difference to the API server (the snapshot the log hands out is never ahead
+ * of the intact records, see {@link EventLog#snapshotAtOrBefore}).
  */
 public final class StateLoader {
 
@@ -36,8 +44,25 @@ public final class StateLoader {
      *
      * @param state          the fold up to {@code state.offset()}
      * @param snapshotOffset the offset of the snapshot it started from, -1 when it folded from the log's start
+     * @param resumeAt       where a tail continues after this state: {@code state.offset() + 1},
+     *                       or past lost records the load stepped over after it ({@link LostRecords#SKIP})
+     * @param lostRanges     how many ranges of lost records the load stepped over (0 unless {@link LostRecords#SKIP})
      */
-    public record Loaded(FoldedState state, long snapshotOffset) {
+    public record Loaded(FoldedState state, long snapshotOffset, long resumeAt, int lostRanges) {
+    }
+
+    /** What a load does where the log cannot serve records it needs. */
+    public enum LostRecords {
+        /**
+         * Fail with the log's {@link EventLogException.Kind#CORRUPT} error naming the offsets: for
+         * time travel and rollback, whose answer would silently be another state.
+         */
+        REFUSE,
+        /**
+         * Fold every record still served and step over lost ranges (one warning each): for the
+         * agent's start, which relists right after and appends what differs from this state.
+         */
+        SKIP
     }
 
     /** Told after each folded batch how many of the records to fold are done. May be called from the loading thread only. */
@@ -51,9 +76,14 @@ public final class StateLoader {
     private StateLoader() {
     }
 
-    /** The fold of every record the log holds now. */
+    /** The fold of every record the log holds now; refuses lost records. */
     public static Loaded latest(EventLog log) {
-        return at(log, log.nextOffset() - 1, Progress.NONE);
+        return latest(log, LostRecords.REFUSE);
+    }
+
+    /** The fold of every record the log holds now, doing {@code lost} where records are lost. */
+    public static Loaded latest(EventLog log, LostRecords lost) {
+        return at(log, log.nextOffset() - 1, Progress.NONE, lost);
     }
 
     /** {@link #at(EventLog, long, Progress)} without progress. */
@@ -65,8 +95,15 @@ public final class StateLoader {
      * The fold of every record up to and including {@code offset} (clamped to the log's end).
      * A snapshot that cannot be decoded (written by a newer version, or damaged) is skipped in
      * favour of an older one, with a warning.
+     *
+     * @throws EventLogException {@link EventLogException.Kind#CORRUPT} naming the offsets when the
+     *         fold would need records the log lost, or that retention or a deleted file removed
      */
     public static Loaded at(EventLog log, long offset, Progress progress) {
+        return at(log, offset, progress, LostRecords.REFUSE);
+    }
+
+    private static Loaded at(EventLog log, long offset, Progress progress, LostRecords lost) {
         long end = Math.min(offset, log.nextOffset() - 1);
         FoldedState state = FoldedState.initial();
         long snapshotOffset = -1;
@@ -86,40 +123,68 @@ public final class StateLoader {
             }
         }
         long from = state.offset() + 1;
-        if (snapshotOffset < 0 && log.firstOffset() > 0) {
-            LOG.warn("decision=fold-from-first-offset first_offset={} reason=\"no usable snapshot and retention removed the log's start\"",
-                    log.firstOffset());
-            from = log.firstOffset();
+        long first = log.firstOffset();
+        int lostBefore = 0;
+        if (from < first && from <= end) {
+            if (lost == LostRecords.REFUSE) {
+                throw new EventLogException("offsets " + from + ".." + (first - 1) + " are not in the journal (it starts at " + first
+                        + ") and no snapshot covers them: the state at offset " + end + " cannot be rebuilt", from, first - 1);
+            }
+            LOG.warn("decision=fold-from-first-offset first_offset={} reason=\"no usable snapshot covers the records before it\"", first);
+            from = first;
+            lostBefore = 1;
         }
-        FoldedState loaded = fold(log, state, from, end, progress);
-        LOG.info("decision=state-loaded offset={} snapshot_offset={} records_folded={}", loaded.offset(), snapshotOffset,
-                Math.max(0, loaded.offset() - from + 1));
-        return new Loaded(loaded, snapshotOffset);
+        long[] reached = {from, 0};
+        FoldedState loaded = fold(log, state, from, end, progress, lost, reached);
+        LOG.info("decision=state-loaded offset={} snapshot_offset={} records_folded={} resume_at={}", loaded.offset(), snapshotOffset,
+                Math.max(0, loaded.offset() - from + 1), Math.max(loaded.offset() + 1, reached[0]));
+        return new Loaded(loaded, snapshotOffset, Math.max(loaded.offset() + 1, reached[0]), (int) reached[1] + lostBefore);
     }
 
-    /** {@code from} folded forward with the records after it up to {@code offset} (clamped to the log's end). */
+    /** {@code from} folded forward with the records after it up to {@code offset} (clamped to the log's end); refuses lost records. */
     public static FoldedState forward(EventLog log, FoldedState from, long offset, Progress progress) {
-        return fold(log, from, from.offset() + 1, Math.min(offset, log.nextOffset() - 1), progress);
+        return fold(log, from, from.offset() + 1, Math.min(offset, log.nextOffset() - 1), progress, LostRecords.REFUSE, new long[2]);
     }
 
-    private static FoldedState fold(EventLog log, FoldedState start, long next, long end, Progress progress) {
+    /** Folds {@code [next, end]} onto {@code start}; {@code reached[0]} is set to the offset after the last record read or stepped over, {@code reached[1]} counts the lost ranges stepped over. */
+    private static FoldedState fold(EventLog log, FoldedState start, long next, long end, Progress progress, LostRecords lost,
+                                    long[] reached) {
         FoldedState s = start;
         long at = next;
         while (at <= end) {
             List<Envelope> batch = new ArrayList<>();
+            boolean stepped = false;
             while (at <= end && batch.size() < BATCH) {
-                List<Envelope> page = log.read(at, (int) Math.min(PAGE, end - at + 1));
+                List<Envelope> page;
+                try {
+                    page = log.read(at, (int) Math.min(PAGE, end - at + 1));
+                } catch (EventLogException e) {
+                    if (lost == LostRecords.REFUSE || e.lostFirst() < 0 || e.lostLast() < at) {
+                        throw e;
+                    }
+                    if (e.lostFirst() > at) {
+                        batch.addAll(log.read(at, (int) Math.min(e.lostFirst() - at, end - at + 1))); // the records before it
+                    }
+                    LOG.warn("decision=skip-lost-records first={} last={} reason=\"{}\"", e.lostFirst(), e.lostLast(),
+                            e.getMessage().replace('"', '\''));
+                    at = e.lostLast() + 1;
+                    stepped = true;
+                    reached[1]++;
+                    continue;
+                }
                 if (page.isEmpty()) {
                     break;
                 }
                 batch.addAll(page);
                 at = page.getLast().offset() + 1;
             }
-            if (batch.isEmpty()) {
+            reached[0] = at;
+            if (!batch.isEmpty()) {
+                s = s.applyAll(batch);
+                progress.replayed(s.offset() - start.offset(), end - start.offset());
+            } else if (!stepped) {
                 break;
             }
-            s = s.applyAll(batch);
-            progress.replayed(s.offset() - start.offset(), end - start.offset());
         }
         return s;
     }

@@ -6,6 +6,7 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
 import io.kproxy.history.HistoryException.Reason;
+import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
@@ -17,9 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +39,11 @@ import org.slf4j.LoggerFactory;
  * {@code SyncApplied} recorded at or before it (its {@code uptoOffset}), because between a change
  * being recorded and the next sync the kernel still holds the previous rules. {@link #desiredAt}
  * and {@link #atOffset} ask for the fold of the records instead. Every method throws
- * {@link HistoryException} (never a raw I/O or decoding error). Not thread-safe (one command at a
- * time); blocks on the log's I/O. No method accepts or returns null.
+ * {@link HistoryException} (never a raw I/O or decoding error). An answer that needs records the
+ * journal lost (damage, a deleted segment, a torn tail not yet recovered) is refused with
+ * {@link Reason#UNREADABLE} naming the offsets, never rebuilt from the records that remain
+ * (docs/operations.md, "Damaged journal"). Not thread-safe (one command at a time); blocks on the
+ * log's I/O. No method accepts or returns null.
  */
 public final class History implements AutoCloseable {
 
@@ -56,11 +62,20 @@ public final class History implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(History.class);
+    /** Problems whose records are lost (the others are repaired or about derived files). */
+    private static final Set<JournalProblem.Kind> LOSSES = EnumSet.of(JournalProblem.Kind.DAMAGED_RECORD,
+            JournalProblem.Kind.UNDECODABLE_RECORD, JournalProblem.Kind.BAD_HEADER, JournalProblem.Kind.OFFSET_GAP,
+            JournalProblem.Kind.OFFSET_OVERLAP, JournalProblem.Kind.MISSING_RECORDS, JournalProblem.Kind.UNREADABLE_FILE,
+            JournalProblem.Kind.LOST_RANGE);
     private static final int PAGE = 512;
 
     private final EventLog log;
     private final boolean owned;
     private final List<String> warnings;
+    /** Why the newest records may be missing (a torn or damaged tail the agent has not recovered yet), or null. */
+    private String tailLost;
+    /** Why the oldest records cannot be read (the first segment is damaged), or null. */
+    private String headLost;
     private final Renderers renderers = new Renderers();
     private Progress progress = Progress.NONE;
     private JournalRange range;
@@ -71,10 +86,11 @@ public final class History implements AutoCloseable {
     private String renderedText = "";
     private String renderedHash = "";
 
-    private History(EventLog log, boolean owned, List<String> warnings) {
+    private History(EventLog log, boolean owned, List<String> warnings, String tailLost) {
         this.log = log;
         this.owned = owned;
         this.warnings = List.copyOf(warnings);
+        this.tailLost = tailLost;
     }
 
     /**
@@ -94,13 +110,18 @@ public final class History implements AutoCloseable {
         }
         List<String> warnings = new ArrayList<>();
         journal.tornTail().ifPresent(p -> warnings.add("the journal ends in an incomplete record (" + p
-                + "); reading the records before it"));
-        return new History(journal, true, warnings);
+                + "); answering only for times before it"));
+        for (JournalProblem p : journal.openProblems()) {
+            if (LOSSES.contains(p.kind()) && p.firstOffset() >= 0) {
+                warnings.add("the journal is damaged (" + p + "); an answer that needs those offsets is refused (kproxy journal verify)");
+            }
+        }
+        return new History(journal, true, warnings, journal.tornTail().map(JournalProblem::toString).orElse(null));
     }
 
     /** Time travel over a log this process holds; closing the history leaves the log open. */
     public static History of(EventLog log) {
-        return new History(log, false, List.of());
+        return new History(log, false, List.of(), null);
     }
 
     public History withProgress(Progress p) {
@@ -122,10 +143,38 @@ public final class History implements AutoCloseable {
         if (range == null) {
             long first = guard(log::firstOffset);
             long last = guard(log::nextOffset) - 1;
-            if (last < first) {
-                throw new HistoryException(Reason.NOT_IN_JOURNAL, "the journal holds no records");
+            Envelope newest = null;
+            while (newest == null && last >= first) {
+                try {
+                    newest = record(last);
+                } catch (HistoryException e) {
+                    // the newest records are lost (damage the agent has not recovered yet): the
+                    // range ends before them, and times from the last readable one on are refused
+                    if (!(e.getCause() instanceof EventLogException lost) || lost.lostFirst() < 0 || lost.lostFirst() > last) {
+                        throw e;
+                    }
+                    tailLost = lost.getMessage();
+                    last = lost.lostFirst() - 1;
+                }
             }
-            range = new JournalRange(first, last, record(first).recordedAt(), record(last).recordedAt());
+            if (newest == null) {
+                throw new HistoryException(Reason.NOT_IN_JOURNAL, "the journal holds no records" + (tailLost == null ? ""
+                        : " it can read (" + tailLost + ")"));
+            }
+            Envelope oldest = null;
+            while (oldest == null) {
+                try {
+                    oldest = record(first);
+                } catch (HistoryException e) {
+                    // the oldest records are lost: the range starts after them, and earlier times are refused
+                    if (!(e.getCause() instanceof EventLogException lost) || lost.lostFirst() < 0 || lost.lostLast() >= last) {
+                        throw e;
+                    }
+                    headLost = lost.getMessage();
+                    first = lost.lostLast() + 1;
+                }
+            }
+            range = new JournalRange(first, last, oldest.recordedAt(), newest.recordedAt());
         }
         return range;
     }
@@ -150,6 +199,11 @@ public final class History implements AutoCloseable {
             }
             hi = lo - 1;
         }
+        if (headLost != null) {
+            // the sync in force may be among the lost oldest records
+            throw new HistoryException(Reason.UNREADABLE, "no sync is recorded between offsets " + first + " and " + upTo
+                    + ", and the records before them are lost: " + headLost);
+        }
         return new Point(Optional.of(time), upTo, Point.Basis.NOTHING_PROGRAMMED, Optional.empty(), failure);
     }
 
@@ -165,8 +219,16 @@ public final class History implements AutoCloseable {
      */
     public Point atOffset(long offset) {
         JournalRange r = range();
+        if (offset > r.lastOffset() && tailLost != null && offset < guard(log::nextOffset)) {
+            throw new HistoryException(Reason.UNREADABLE, "offset " + offset + " is among the journal's newest records, which are lost: "
+                    + tailLost);
+        }
         if (offset > r.lastOffset()) {
             throw new HistoryException(Reason.NOT_IN_JOURNAL, "offset " + offset + " is past the journal's end: it holds " + r);
+        }
+        if (offset < r.firstOffset() && headLost != null) {
+            throw new HistoryException(Reason.UNREADABLE, "offset " + offset + " is among the journal's oldest records, which are lost: "
+                    + headLost);
         }
         if (offset < r.firstOffset()) {
             throw new HistoryException(Reason.NOT_IN_JOURNAL, "offset " + offset + " is before the first record the journal still holds: "
@@ -177,8 +239,18 @@ public final class History implements AutoCloseable {
 
     private long lastOffsetAtOrBefore(Instant time) {
         JournalRange r = range();
+        if (time.isBefore(r.firstTime()) && headLost != null) {
+            throw new HistoryException(Reason.UNREADABLE, "the answer at " + Describe.time(time) + " needs records before offset "
+                    + r.firstOffset() + ", which the journal lost: " + headLost);
+        }
         if (time.isBefore(r.firstTime())) {
             throw new HistoryException(Reason.NOT_IN_JOURNAL, Describe.time(time) + " is before the journal starts: it holds " + r);
+        }
+        if (tailLost != null && !time.isBefore(r.lastTime())) {
+            // a lost record after the last readable one was accepted at or after its time
+            throw new HistoryException(Reason.UNREADABLE, "the answer at " + Describe.time(time) + " may need records after offset "
+                    + r.lastOffset() + ", which the journal lost: " + tailLost + "; it can answer for times before "
+                    + Describe.time(r.lastTime()));
         }
         OptionalLong after = guard(() -> log.offsetAt(time.plusNanos(1)));
         return after.isPresent() ? Math.min(after.getAsLong() - 1, r.lastOffset()) : r.lastOffset();
@@ -296,6 +368,10 @@ public final class History implements AutoCloseable {
         try {
             return call.get();
         } catch (EventLogException e) {
+            if (e.lostFirst() >= 0) {
+                throw new HistoryException(Reason.UNREADABLE, "the answer needs offsets " + e.lostFirst() + ".." + e.lostLast()
+                        + ", which the journal does not hold intact: " + e.getMessage(), e);
+            }
             throw new HistoryException(Reason.UNREADABLE, "the journal cannot be read: " + e.getMessage(), e);
         }
     }

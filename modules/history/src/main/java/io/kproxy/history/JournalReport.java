@@ -67,7 +67,15 @@ public final class JournalReport {
                     .map(s -> "#" + s.offset() + " (" + size(s.size()) + ")").toList())).append('\n');
             Instant lo = from.orElse(first);
             Instant hi = to.orElse(last.plusNanos(1));
-            Map<EventType, Long> counts = inspector.countByType(lo, hi);
+            Map<EventType, Long> counts;
+            try {
+                counts = inspector.countByType(lo, hi);
+            } catch (EventLogException e) {
+                // damage inside the window: the rest of the report still helps; verify lists it all
+                out.append("records by type: cannot be counted: ").append(e.getMessage()).append(" (kproxy journal verify)\n");
+                out.append("torn tail: ").append(inspector.tornTail().map(JournalProblem::toString).orElse("none")).append('\n');
+                return out.toString();
+            }
             out.append("records by type");
             if (from.isPresent() || to.isPresent()) {
                 out.append(" from ").append(Describe.time(lo)).append(" to ").append(Describe.time(hi));

@@ -28,13 +28,15 @@ public record Rendering(Point point, String mode, String text, String hash, Opti
     /**
      * One line for standard error: the point, and whether the rebuilt ruleset is byte for byte the
      * one the agent recorded (a difference means another kproxy version rendered it, or the node's
-     * backend saw kernel features this in-memory render does not assume).
+     * backend saw kernel features this in-memory render does not assume; never records the journal
+     * lost: a state that needs them is refused before it is rendered).
      */
     public String summary() {
         String recorded = recordedHash.map(r -> Printed.text(r.substring(0, Math.min(12, r.length())))).orElse("");
         String check = matchesRecorded().map(m -> m ? "; ruleset hash " + hash.substring(0, 12) + " equals the one the sync recorded"
                 : "; ruleset hash " + hash.substring(0, 12) + " differs from the recorded " + recorded
-                        + " (rendered by another kproxy version, or with other kernel features)").orElse("");
+                        + " (rendered by another kproxy version or with other kernel features; if neither, check the journal with"
+                        + " kproxy journal verify)").orElse("");
         return Printed.text(mode) + " ruleset at " + point.describe() + check;
     }
 }

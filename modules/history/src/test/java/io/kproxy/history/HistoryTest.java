@@ -112,12 +112,15 @@ class HistoryTest {
     }
 
     @Test
-    void aTornTailIsAWarningAndTheRecordsBeforeItStillAnswer(@TempDir Path tmp) throws IOException {
+    void aTornTailIsAWarningTheRecordsBeforeItStillAnswerAndLaterTimesAreRefused(@TempDir Path tmp) throws IOException {
         Path copy = Samples.copy(Samples.CLUSTER_HOUR, tmp.resolve("j"));
         Files.write(copy.resolve("00000000000000001339.seg"), new byte[] {0, 0, 1, 0, 7, 7, 7}, StandardOpenOption.APPEND);
         try (History h = History.open(copy)) {
             assertThat(h.warnings()).singleElement().asString().startsWith("the journal ends in an incomplete record (TORN_TAIL ");
             assertThat(h.render(h.at(Instant.parse("2026-11-22T03:50:00Z")), Optional.empty()).matchesRecorded()).contains(true);
+            // the torn record was accepted at or after the last complete one: a time from then on may need it
+            assertThatThrownBy(() -> h.at(Instant.parse("2026-11-22T04:05:00Z"))).isInstanceOfSatisfying(HistoryException.class,
+                    e -> assertThat(e.reason()).isEqualTo(HistoryException.Reason.UNREADABLE)).hasMessageContaining("offsets 1576..?");
         }
     }
 

@@ -80,16 +80,26 @@ public final class JournalInspector implements AutoCloseable {
 
     /**
      * Checks everything: headers, every record's checksum and decoding, offset continuity, time
-     * order, index files, snapshots; plus the torn tail a read-only open found and did not cut.
-     * Empty for a healthy journal.
+     * order, index files, snapshots; plus what the open found (lost ranges with their offsets,
+     * including those remembered in {@code lost-ranges}, stray segments, files that are not
+     * regular files, unusable snapshots, and a torn tail a read-only open did not cut). Empty for
+     * a healthy journal.
      */
     public List<JournalProblem> verify() {
         try {
             List<JournalProblem> found = new ArrayList<>();
-            if (journal.isReadOnly()) {
-                journal.tornTail().ifPresent(found::add);
+            for (JournalProblem p : journal.openProblems()) {
+                // a torn tail a read-write open cut, and an index it rebuilt, are repaired; everything else (lost ranges, strays,
+                // unusable snapshots) stays a problem of the journal
+                if (journal.isReadOnly() || p.kind() != JournalProblem.Kind.TORN_TAIL && p.kind() != JournalProblem.Kind.INDEX_DAMAGED) {
+                    found.add(p);
+                }
             }
-            found.addAll(Verifier.verify(journal.directory(), journal.state().view(), journal.snapshots()));
+            for (JournalProblem p : Verifier.verify(journal.directory(), journal.state().view(), journal.snapshots())) {
+                if (found.stream().noneMatch(q -> q.kind() == p.kind() && q.file().equals(p.file()) && q.firstOffset() == p.firstOffset())) {
+                    found.add(p);
+                }
+            }
             return found;
         } catch (IOException e) {
             throw new EventLogException(Kind.UNAVAILABLE, "verifying journal " + journal.directory() + " failed: " + e, e);

@@ -16,16 +16,19 @@ public record JournalProblem(Kind kind, String file, long firstOffset, long last
     /** Kinds of problems, from benign to data loss. */
     public enum Kind {
         /**
-         * The last segment ends in an incomplete or damaged record: what a crash during a write
-         * leaves. A read-write open cuts it (and saves the bytes under {@code quarantine/}); a
-         * read-only open reports it and reads up to it.
+         * The last segment ends in an incomplete frame with no sound frame after it: what a crash
+         * during a write leaves. A read-write open cuts it (and saves the bytes under
+         * {@code quarantine/}); a read-only open reports it and reads up to it.
          */
         TORN_TAIL,
-        /** A frame of a sealed segment fails its length or checksum check; reading stops there. */
+        /**
+         * A frame fails its length or checksum check and sound frames follow it (or it is in a
+         * sealed segment): corruption, never cut. Its offsets up to the next segment are lost.
+         */
         DAMAGED_RECORD,
-        /** A frame is sound but its record cannot be decoded. */
+        /** A frame is sound but its record cannot be decoded; the rest of its segment is not served. */
         UNDECODABLE_RECORD,
-        /** A segment's header is damaged, of another format, or names another base offset. */
+        /** A segment's header is damaged, of another format, or names another base offset: none of its records is served. */
         BAD_HEADER,
         /** Offsets are missing between two segments. */
         OFFSET_GAP,
@@ -37,8 +40,28 @@ public record JournalProblem(Kind kind, String file, long firstOffset, long last
         INDEX_DAMAGED,
         /** A snapshot file fails its checksum or structure check; older snapshots are used instead. */
         SNAPSHOT_DAMAGED,
-        /** A snapshot claims to cover offsets the journal does not hold (ignored). */
-        SNAPSHOT_BEYOND_END
+        /** A snapshot claims to cover offsets past the journal's end (never used; a read-write open moves it to {@code quarantine/}). */
+        SNAPSHOT_BEYOND_END,
+        /**
+         * A snapshot lies inside a range of lost offsets (folded from records the journal no longer
+         * has) or before the first record held: never used; a read-write open moves it to
+         * {@code quarantine/}.
+         */
+        SNAPSHOT_UNUSABLE,
+        /**
+         * Records before the first segment are missing while a snapshot shows they existed (an
+         * oldest segment deleted by hand): what no retention pass leaves.
+         */
+        MISSING_RECORDS,
+        /**
+         * The last segment file starts past a gap and holds no record (a file named far past the
+         * end): not part of the journal; a read-write open moves it to {@code quarantine/}.
+         */
+        STRAY_SEGMENT,
+        /** A journal file is not a regular file (a FIFO, directory, device or link) or cannot be read; it is never opened. */
+        UNREADABLE_FILE,
+        /** A range an earlier open found lost, remembered in {@code lost-ranges}; reported until the journal is replaced. */
+        LOST_RANGE
     }
 
     public JournalProblem {

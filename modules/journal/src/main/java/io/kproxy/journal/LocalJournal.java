@@ -33,8 +33,11 @@ import org.slf4j.LoggerFactory;
  * The embedded event log: a directory of segment files ({@code [length][crc32c][payload]}
  * records), written by one group-committing writer thread, with a sparse offset and time index,
  * snapshots and retention. An append is acknowledged only after its fsync; a crash loses only
- * unacknowledged appends, and recovery cuts a torn tail and says what it cut. See
- * {@code modules/journal/README.md} for the on-disk format and the guarantees.
+ * unacknowledged appends, and recovery cuts a torn tail and says what it cut. Damage that is not a
+ * torn tail (corruption, a deleted or unreadable file) is never cut: its offsets are reported
+ * ({@link #openProblems()}), refused to readers, never given to new records, and no snapshot ahead
+ * of the intact records is used. See {@code modules/journal/README.md} for the on-disk format and
+ * the guarantees.
  *
  * <p>One writer per directory, enforced with a file lock ({@link Kind#LOCKED} for a second one).
  * {@link #openReadOnly(Path)} takes no lock and changes nothing, for tools on a copied journal.
@@ -120,8 +123,9 @@ public final class LocalJournal implements EventLog {
 
     /**
      * Opens an existing journal for reading only: no lock, no truncation, no file written. A torn
-     * tail is reported ({@link #tornTail()}) and reading stops before it. The view is the journal
-     * as it was when opened.
+     * tail is reported ({@link #tornTail()}) and reading stops before it; damage is reported as a
+     * read-write open would find it (the same lost offsets), without moving anything aside. The
+     * view is the journal as it was when opened.
      */
     public static LocalJournal openReadOnly(Path directory) {
         try {
@@ -226,7 +230,11 @@ public final class LocalJournal implements EventLog {
         return last < 0 || offset < 0 ? Optional.empty() : snapshots.atOrBefore(Math.min(offset, last));
     }
 
-    /** What the open found wrong (empty for a healthy journal); the torn tail among them. */
+    /**
+     * What the open found wrong (empty for a healthy journal), each with its file and offsets:
+     * the torn tail, lost ranges (also those remembered in {@code lost-ranges}), stray segments,
+     * files that are not regular files, unusable snapshots, rebuilt indexes.
+     */
     public List<JournalProblem> openProblems() {
         return openProblems;
     }

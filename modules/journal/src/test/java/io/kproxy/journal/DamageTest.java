@@ -93,40 +93,70 @@ class DamageTest {
         }
     }
 
+    /**
+     * A flipped bit in the active segment: in its last frame it is indistinguishable from a torn
+     * write and is cut; anywhere before (a sound frame follows, or the header of a segment that
+     * holds records) it is corruption: never cut, the lost offsets refused, never reused.
+     */
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {21, 22, 23, 24, 25, 26, 27, 28})
-    void aBitFlipInTheTailCutsFromTheDamagedRecordAndSavesTheBytes(long seed) throws IOException {
+    @ValueSource(longs = {21, 22, 23, 24, 25, 26, 27, 28, 29, 30})
+    void aBitFlipInTheTailIsCutOnlyInTheLastFrameAndOtherwiseKeptAsDamage(long seed) throws IOException {
         Random rnd = new Random(seed);
         Path dir = copy("flip-tail");
         Path last = JournalFiles.segments(dir).getLast();
         long base = JournalFiles.base(last);
         List<long[]> frames = JournalFiles.frames(last);
         long size = Files.size(last);
-        long at = rnd.nextLong(size);
+        // half the seeds flip in the last frame (a torn write), half anywhere before it
+        long lastFrame = frames.getLast()[0];
+        long at = seed % 2 == 0 ? lastFrame + rnd.nextLong(size - lastFrame) : rnd.nextLong(lastFrame);
         byte[] before = Files.readAllBytes(last);
         JournalFiles.flipBit(last, at, rnd.nextInt(8));
         int k = at < JournalFiles.SEGMENT_HEADER ? 0 : (int) frames.stream().filter(f -> f[1] <= at).count();
         long cutFrom = at < JournalFiles.SEGMENT_HEADER ? 0 : frames.get(k)[0];
+        boolean torn = k == frames.size() - 1 && at >= JournalFiles.SEGMENT_HEADER;
+        long lostTo;
         try (LocalJournal j = LocalJournal.open(reopen(dir))) {
-            JournalProblem torn = j.tornTail().orElseThrow();
-            assertThat(torn.kind()).isEqualTo(Kind.TORN_TAIL);
-            assertThat(torn.file()).isEqualTo(last.getFileName().toString());
-            assertThat(torn.firstOffset()).as("seed %d flip at %d", seed, at).isEqualTo(base + k);
-            assertThat(torn.position()).isEqualTo(cutFrom);
-            assertThat(j.nextOffset()).isEqualTo(base + k);
-            assertSame(j.read(0, Integer.MAX_VALUE), 0, (int) (base + k));
-            assertThat(JournalInspector.of(j).verify()).isEmpty();
+            if (torn) {
+                JournalProblem p = j.tornTail().orElseThrow();
+                assertThat(p.firstOffset()).as("seed %d flip at %d", seed, at).isEqualTo(base + k);
+                assertThat(p.position()).isEqualTo(cutFrom);
+                assertThat(j.nextOffset()).isEqualTo(base + k);
+                assertThat(JournalInspector.of(j).verify()).isEmpty();
+                lostTo = base + k - 1;
+            } else {
+                assertThat(j.tornTail()).as("seed %d flip at %d", seed, at).isEmpty();
+                JournalProblem p = j.openProblems().stream().filter(q -> q.firstOffset() == base + k).findFirst().orElseThrow();
+                assertThat(p.kind()).isIn(Kind.DAMAGED_RECORD, Kind.BAD_HEADER);
+                long soundEnd = at < JournalFiles.SEGMENT_HEADER ? JournalFiles.SEGMENT_HEADER : cutFrom;
+                assertThat(p.lastOffset()).isEqualTo(base + k + Math.max(1, (size - soundEnd) / 13) - 1);
+                lostTo = p.lastOffset();
+                assertThat(j.nextOffset()).as("a lost offset is never given again").isEqualTo(lostTo + 1);
+                assertThat(Files.readAllBytes(last)).as("the damaged segment is kept as it is").hasSize((int) size);
+                assertThat(JournalInspector.of(j).verify()).extracting(JournalProblem::firstOffset).contains(base + k);
+                assertThatThrownBy(() -> j.read(base + k, 1)).isInstanceOfSatisfying(EventLogException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(EventLogException.Kind.CORRUPT);
+                    assertThat(e.lostFirst()).isEqualTo(base + k);
+                    assertThat(e.lostLast()).isEqualTo(p.lastOffset());
+                    assertThat(e.getMessage()).contains(base + k + ".." + p.lastOffset());
+                });
+            }
+            assertSame(j.read(0, (int) (base + k)), 0, (int) (base + k));
+            assertThat(j.append("after", Fixtures.event(999)).join()).isEqualTo(lostTo + 1);
         }
         try (Stream<Path> q = Files.list(dir.resolve("quarantine"))) {
             Path saved = q.findFirst().orElseThrow();
-            byte[] cutBytes = Files.readAllBytes(saved);
-            assertThat(cutBytes.length).isEqualTo(size - cutFrom);
-            byte[] expect = Arrays.copyOfRange(before, (int) cutFrom, (int) size);
-            int flipped = (int) (at - cutFrom);
-            if (flipped >= 0) {
-                expect[flipped] = cutBytes[flipped]; // the saved bytes are the damaged ones
+            byte[] kept = Files.readAllBytes(saved);
+            long from = torn ? cutFrom : at < JournalFiles.SEGMENT_HEADER ? JournalFiles.SEGMENT_HEADER : cutFrom;
+            assertThat(kept.length).isEqualTo(size - from);
+            byte[] expect = Arrays.copyOfRange(before, (int) from, (int) size);
+            if (at >= from) {
+                expect[(int) (at - from)] = kept[(int) (at - from)]; // the saved bytes are the damaged ones
             }
-            assertThat(cutBytes).isEqualTo(expect);
+            assertThat(kept).isEqualTo(expect);
+        }
+        try (JournalInspector in = JournalInspector.open(dir)) {
+            assertThat(in.verify().isEmpty()).as("a restarted open reports the damage again").isEqualTo(torn);
         }
     }
 

@@ -3,6 +3,8 @@ package io.kproxy.journal.local;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.EventLogException.Kind;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 
 /**
  * Walks records in offset order across the segments of one {@link View}, from a start offset to
@@ -62,6 +64,10 @@ public final class Cursor {
                 if (scanner.stop() != FrameScanner.Stop.END) {
                     throw damaged(scanner.detail(), scanner.framePosition());
                 }
+                SegmentRef here = view.get(seg);
+                if (here.damaged()) {
+                    throw damaged(here.damage(), scanner.framePosition()); // the sound records of a damaged segment end here
+                }
                 if (seg + 1 >= view.size()) {
                     throw damaged("the segment ends before the journal's end offset " + view.nextOffset(), scanner.framePosition());
                 }
@@ -74,6 +80,9 @@ public final class Cursor {
                 scanner = new FrameScanner(following.segment(), SegmentFiles.HEADER, following.limit());
             }
         } catch (IOException e) {
+            if (!Files.isRegularFile(scanner.segment().path(), LinkOption.NOFOLLOW_LINKS)) {
+                throw damaged(e.getMessage(), scanner.framePosition()); // replaced by a FIFO, directory or link: lost, not transient
+            }
             throw new EventLogException(Kind.UNAVAILABLE, "reading journal segment " + scanner.segment().name() + " failed: " + e, e);
         }
         offset = nextOffset++;
@@ -82,8 +91,8 @@ public final class Cursor {
 
     private EventLogException damaged(String why, long position) {
         long last = Math.max(nextOffset, view.expectedLast(seg));
-        return new EventLogException(Kind.CORRUPT, "journal segment " + scanner.segment().name() + " is damaged at byte " + position
-                + " (" + why + "); offsets " + nextOffset + ".." + last + " cannot be read, and reading stops there");
+        return new EventLogException("journal segment " + scanner.segment().name() + " is damaged at byte " + position
+                + " (" + why + "); offsets " + nextOffset + ".." + last + " cannot be read", nextOffset, last);
     }
 
     /** Remembers where this cursor stands, for the next sequential read. */

@@ -9,6 +9,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
@@ -57,8 +58,12 @@ public final class DirectoryLock implements AutoCloseable {
         Path file = dir.resolve(SegmentFiles.LOCK_FILE);
         FileChannel ch = null;
         try {
-            ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                    SegmentFiles.privateFile());
+            String bad = Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? SegmentFiles.notRegular(file) : null;
+            if (bad != null) {
+                throw new IOException(SegmentFiles.LOCK_FILE + " " + bad + "; move it aside");
+            }
+            ch = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS), SegmentFiles.privateFile());
             FileLock l = ch.tryLock();
             if (l == null) {
                 String holder = holder(file);

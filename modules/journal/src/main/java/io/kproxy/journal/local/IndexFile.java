@@ -67,9 +67,13 @@ final class IndexFile {
     static Loaded load(Path file, long base, long segmentBytes, String[] why) throws IOException {
         byte[] all;
         try {
-            all = Files.readAllBytes(file);
+            // an index holds at most one entry per frame; anything larger is not one
+            all = SegmentFiles.readRegular(file, HEADER + 4 + (segmentBytes / RecordFrame.HEADER + 1) * ENTRY);
         } catch (NoSuchFileException e) {
             why[0] = "missing";
+            return null;
+        } catch (IOException e) {
+            why[0] = e.getMessage();
             return null;
         }
         if (all.length < HEADER + ENTRY + 4 || (all.length - HEADER - 4) % ENTRY != 0) {

@@ -112,19 +112,21 @@ public final class JournalReader {
     public OptionalLong offsetAt(Instant time) {
         View v = views.get();
         int seg = -1;
-        // the last segment whose first record is before `time` (only the active segment can be empty)
-        for (int lo = 0, hi = v.size() - 1; lo <= hi; ) {
-            int mid = (lo + hi) >>> 1;
-            SegmentRef r = v.get(mid);
-            if (!r.isEmpty() && r.firstTime().isBefore(time)) {
-                seg = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
+        int firstHeld = -1;
+        // the last segment holding a record accepted before `time`; segments without a readable
+        // record (the active one when empty, or one whose records are lost) are passed over
+        for (int i = v.size() - 1; i >= 0; i--) {
+            SegmentRef r = v.get(i);
+            if (r.isEmpty()) {
+                continue;
+            }
+            firstHeld = i;
+            if (seg < 0 && r.firstTime().isBefore(time)) {
+                seg = i;
             }
         }
         if (seg < 0) {
-            return v.firstOffset() < v.nextOffset() ? OptionalLong.of(v.firstOffset()) : OptionalLong.empty();
+            return firstHeld < 0 ? OptionalLong.empty() : OptionalLong.of(Math.max(v.get(firstHeld).base(), v.firstOffset()));
         }
         SegmentRef ref = v.get(seg);
         SparseIndex index = ref.segment().index();

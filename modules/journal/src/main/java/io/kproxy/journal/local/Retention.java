@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the oldest sealed segments that the {@link RetentionPolicy} lets go, never one holding a
- * record newer than the newest sound snapshot (so state can always be rebuilt from a snapshot and
+ * record newer than the newest sound and usable snapshot (see {@link SnapshotGuard}) (so state can always be rebuilt from a snapshot and
  * the records after it) and never the active segment. Snapshots that no retained record follows
  * are deleted too, except the newest. Thread-safe (serialised by the journal state's lock).
  */
@@ -72,6 +72,12 @@ public final class Retention {
         } finally {
             state.lock().unlock();
         }
+        // Snapshots no retained record follows go first: a crash between the two steps must not
+        // leave a snapshot older than the first segment, which recovery reports as missing records.
+        int snaps = snapshots.deleteOlderThan(state.view().firstOffset() - 1);
+        if (snaps > 0) {
+            LOG.info("journal.retention deleted snapshots={} olderThanOffset={}", snaps, state.view().firstOffset() - 1);
+        }
         List<Segment> gone = new ArrayList<>();
         for (SegmentRef r : removed) {
             Files.deleteIfExists(r.segment().path());
@@ -80,10 +86,6 @@ public final class Retention {
         }
         SegmentFiles.fsyncDirectory(dir);
         state.retire(gone).forEach(Segment::close);
-        int snaps = snapshots.deleteOlderThan(state.view().firstOffset() - 1);
-        if (snaps > 0) {
-            LOG.info("journal.retention deleted snapshots={} olderThanOffset={}", snaps, state.view().firstOffset() - 1);
-        }
         return removed.size();
     }
 }

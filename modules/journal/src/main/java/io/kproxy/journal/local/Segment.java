@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -84,7 +85,11 @@ public final class Segment {
             if (channel != seen && channel != null && channel.isOpen()) {
                 return channel;
             }
-            channel = FileChannel.open(path, StandardOpenOption.READ);
+            String bad = SegmentFiles.notRegular(path);
+            if (bad != null) {
+                throw new IOException("segment " + name() + " " + bad);
+            }
+            channel = FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
             return channel;
         }
     }

@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -81,6 +84,52 @@ public final class SegmentFiles {
             return "header damaged or names another base offset";
         }
         return null;
+    }
+
+    /**
+     * Why {@code p} is not a regular file of its own (a FIFO, device, directory or symbolic link
+     * in place of a journal file), or null when it is one. Only regular files are ever opened: a
+     * FIFO blocks the opener until someone writes to it, a device like {@code /dev/zero} never
+     * ends, and a link may lead out of the private directory.
+     *
+     * @throws NoSuchFileException when there is nothing at {@code p}
+     */
+    public static String notRegular(Path p) throws IOException {
+        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.isRegularFile()) {
+            return null;
+        }
+        String what = a.isSymbolicLink() ? "a symbolic link" : a.isDirectory() ? "a directory" : a.isOther() ? "a FIFO, socket or device"
+                : "not a file";
+        return "is " + what + ", not a regular file; it is never opened";
+    }
+
+    /**
+     * The whole content of the small journal file {@code p} (an index, a snapshot, the ledger),
+     * read only when it is a regular file of at most {@code maxBytes}.
+     *
+     * @throws NoSuchFileException when there is nothing at {@code p}
+     * @throws IOException         when it is not a regular file, is larger, or cannot be read
+     */
+    static byte[] readRegular(Path p, long maxBytes) throws IOException {
+        String bad = notRegular(p);
+        if (bad != null) {
+            throw new IOException(p.getFileName() + " " + bad);
+        }
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            if (size > maxBytes) {
+                throw new IOException(p.getFileName() + " is " + size + " bytes, more than the " + maxBytes + " it may have");
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) size);
+            while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
+                // a short read is not the end of the file
+            }
+            if (b.hasRemaining()) {
+                throw new IOException(p.getFileName() + " shrank while it was read");
+            }
+            return b.array();
+        }
     }
 
     static FileAttribute<Set<PosixFilePermission>> privateFile() {

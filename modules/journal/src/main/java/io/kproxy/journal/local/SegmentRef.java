@@ -12,8 +12,26 @@ import java.time.Instant;
  * @param lastOffset offset of the last record, {@code base - 1} when the segment is empty
  * @param lastTime   time of the last record, {@link Instant#EPOCH} when empty
  * @param active     whether this is the segment the writer appends to
+ * @param damage     empty for a sound segment; otherwise why the records after {@code lastOffset}
+ *                   (up to the next segment's base, or the view's end) cannot be served: the bytes
+ *                   past {@code limit} are damaged, or the file is unreadable or not a segment
  */
-public record SegmentRef(Segment segment, long limit, long lastOffset, Instant lastTime, boolean active) {
+public record SegmentRef(Segment segment, long limit, long lastOffset, Instant lastTime, boolean active, String damage) {
+
+    public SegmentRef {
+        if (segment == null || lastTime == null || damage == null) {
+            throw new IllegalArgumentException("segment, lastTime and damage are required");
+        }
+    }
+
+    /** A sound segment. */
+    public SegmentRef(Segment segment, long limit, long lastOffset, Instant lastTime, boolean active) {
+        this(segment, limit, lastOffset, lastTime, active, "");
+    }
+
+    public boolean damaged() {
+        return !damage.isEmpty();
+    }
 
     public long base() {
         return segment.base();

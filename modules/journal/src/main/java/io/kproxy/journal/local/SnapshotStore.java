@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongPredicate;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
@@ -44,6 +45,8 @@ public final class SnapshotStore {
     private final boolean readOnly;
     /** Known snapshot offsets; the value says whether the file was checked (or written) sound in this process. */
     private final ConcurrentSkipListMap<Long, Boolean> offsets = new ConcurrentSkipListMap<>();
+    /** Which snapshots may be used (see {@link SnapshotGuard}); every one until recovery says. */
+    private volatile LongPredicate usable = s -> true;
 
     SnapshotStore(Path dir, boolean readOnly) throws IOException {
         this.dir = dir;
@@ -100,9 +103,27 @@ public final class SnapshotStore {
         }
     }
 
-    /** The newest sound snapshot covering at most {@code offset}. */
+    /** Limits {@link #atOrBefore} and {@link #newestSoundOffset} to snapshots {@code usable} accepts. */
+    void restrict(LongPredicate usable) {
+        this.usable = usable;
+    }
+
+    /** Moves the snapshot at {@code offset} to {@code quarantineDir}; it is never used again. */
+    void quarantine(long offset, Path quarantineDir) throws IOException {
+        SegmentFiles.ensurePrivateDir(quarantineDir);
+        Path saved = Quarantine.unique(quarantineDir, name(offset));
+        Files.move(dir.resolve(name(offset)), saved, StandardCopyOption.ATOMIC_MOVE);
+        SegmentFiles.fsyncDirectory(dir);
+        offsets.remove(offset);
+        LOG.warn("journal.snapshot quarantined offset={} savedTo={}", offset, saved);
+    }
+
+    /** The newest sound and usable snapshot covering at most {@code offset}. */
     public Optional<Snapshot> atOrBefore(long offset) {
         for (Map.Entry<Long, Boolean> e = offsets.floorEntry(offset); e != null; e = offsets.lowerEntry(e.getKey())) {
+            if (!usable.test(e.getKey())) {
+                continue;
+            }
             Snapshot s = load(e.getKey());
             if (s != null) {
                 return Optional.of(s);
@@ -111,10 +132,10 @@ public final class SnapshotStore {
         return Optional.empty();
     }
 
-    /** The offset of the newest sound snapshot, or -1; checks files not yet checked in this process. */
+    /** The offset of the newest sound and usable snapshot, or -1; checks files not yet checked in this process. */
     public long newestSoundOffset() {
         for (Map.Entry<Long, Boolean> e = offsets.lastEntry(); e != null; e = offsets.lowerEntry(e.getKey())) {
-            if (e.getValue() || load(e.getKey()) != null) {
+            if (usable.test(e.getKey()) && (e.getValue() || load(e.getKey()) != null)) {
                 return e.getKey();
             }
         }
@@ -168,7 +189,7 @@ public final class SnapshotStore {
     private String check(long offset, Snapshot[] out) throws IOException {
         byte[] all;
         try {
-            all = Files.readAllBytes(dir.resolve(name(offset)));
+            all = SegmentFiles.readRegular(dir.resolve(name(offset)), Integer.MAX_VALUE - 64);
         } catch (NoSuchFileException e) {
             return "missing";
         }

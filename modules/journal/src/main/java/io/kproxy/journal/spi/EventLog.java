@@ -18,6 +18,11 @@ import reactor.core.publisher.Flux;
  * {@link #read}, {@link #offsetAt} and the snapshot methods may block on I/O. {@link #tail} is a
  * cold {@link Flux} that honours backpressure. No method returns or accepts null.
  *
+ * <p>Offsets are dense except where the log lost records to damage (a flipped bit, a deleted or
+ * unreadable file): such a range is never served, never reused by an append, and a read that
+ * reaches it fails with {@link EventLogException.Kind#CORRUPT} naming it
+ * ({@link EventLogException#lostFirst()}); records before and after it stay readable.
+ *
  * <p>Errors: a refused append completes its future exceptionally with an
  * {@link EventLogException}; {@link EventLogException#retryable()} tells a caller (the source)
  * whether to back off and try again (a full disk) or give up (a closed or corrupt log).
@@ -44,7 +49,10 @@ public interface EventLog extends AutoCloseable {
      */
     CompletableFuture<List<Long>> append(List<Draft> drafts);
 
-    /** Up to {@code max} records from {@code fromOffset} on, in order; empty past the end. */
+    /**
+     * Up to {@code max} records from {@code fromOffset} on, in order; empty past the end. Fails
+     * (never returns fewer records silently) when the range reaches records the log lost.
+     */
     List<Envelope> read(long fromOffset, int max);
 
     /**
@@ -65,7 +73,11 @@ public interface EventLog extends AutoCloseable {
     /** Stores a snapshot of folded state covering every record up to and including {@code offset}. */
     void storeSnapshot(long offset, byte[] data);
 
-    /** The newest snapshot covering at most {@code offset}, if any. */
+    /**
+     * The newest snapshot covering at most {@code offset} that may be used: the log holds every
+     * record after it, and it is not inside a range of lost records (it would have been folded
+     * from records the log no longer has). Never one ahead of the records a lost range cut off.
+     */
     Optional<Snapshot> snapshotAtOrBefore(long offset);
 
     /** Releases files, sockets and threads; pending appends fail. Idempotent. */

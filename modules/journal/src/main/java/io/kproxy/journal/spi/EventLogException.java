@@ -2,7 +2,10 @@ package io.kproxy.journal.spi;
 
 /**
  * The event log refused or failed an operation. {@link #kind()} sorts the failure; callers decide
- * on {@link #retryable()}.
+ * on {@link #retryable()}. A {@link Kind#CORRUPT} failure of a read names, when the log knows it,
+ * the offsets it cannot serve ({@link #lostFirst()}..{@link #lostLast()}), so that a caller that
+ * may go on past lost records (the agent, which relists) knows where to resume, and one that must
+ * not (time travel) can say which range it needed.
  */
 public class EventLogException extends RuntimeException {
 
@@ -32,15 +35,39 @@ public class EventLogException extends RuntimeException {
     }
 
     private final Kind kind;
+    private final long lostFirst;
+    private final long lastLost;
 
     public EventLogException(Kind kind, String message) {
-        super(message);
-        this.kind = kind;
+        this(kind, message, null);
     }
 
     public EventLogException(Kind kind, String message, Throwable cause) {
         super(message, cause);
         this.kind = kind;
+        this.lostFirst = -1;
+        this.lastLost = -1;
+    }
+
+    /** A {@link Kind#CORRUPT} read: offsets {@code lostFirst..lostLast} cannot be served (damaged or missing). */
+    public EventLogException(String message, long lostFirst, long lostLast) {
+        super(message);
+        if (lostFirst < 0 || lostLast < lostFirst) {
+            throw new IllegalArgumentException("a lost range needs 0 <= first <= last: " + lostFirst + ".." + lostLast);
+        }
+        this.kind = Kind.CORRUPT;
+        this.lostFirst = lostFirst;
+        this.lastLost = lostLast;
+    }
+
+    /** The first offset the log cannot serve, or -1 when it did not say (or the failure is not about records). */
+    public long lostFirst() {
+        return lostFirst;
+    }
+
+    /** The last offset of that range, or -1; records after it may be readable again. */
+    public long lostLast() {
+        return lastLost;
     }
 
     public Kind kind() {
