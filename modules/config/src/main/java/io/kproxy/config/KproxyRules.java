@@ -1,6 +1,7 @@
 package io.kproxy.config;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -12,6 +13,7 @@ final class KproxyRules {
     private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     /** {@code sizeof(sockaddr_un.sun_path) - 1} on Linux. */
     private static final int MAX_SOCKET_PATH = 107;
+    static final Duration MAX_FSYNC_WINDOW = Duration.ofSeconds(1);
 
     private KproxyRules() {
     }
@@ -20,7 +22,11 @@ final class KproxyRules {
         if (!k.journalDir().startsWith("/") || k.journalDir().indexOf('\0') >= 0) {
             errs.add(new FieldError("kproxy.journalDir", k.journalDir(), "must be an absolute path"));
         }
-        Checks.positive(errs, "kproxy.fsyncWindow", k.fsyncWindow());
+        // The journal's group-commit window: the journal takes at most a second (JournalOptions); a
+        // longer window would hold every append, and the sync waiting for it, past a sync period.
+        if (!k.fsyncWindow().isPositive() || k.fsyncWindow().compareTo(MAX_FSYNC_WINDOW) > 0) {
+            errs.add(new FieldError("kproxy.fsyncWindow", GoDuration.format(k.fsyncWindow()), "must be greater than 0 and at most 1s"));
+        }
         if (k.snapshotInterval() < 100) {
             errs.add(new FieldError("kproxy.snapshotInterval", Long.toString(k.snapshotInterval()), "must be at least 100 records"));
         }

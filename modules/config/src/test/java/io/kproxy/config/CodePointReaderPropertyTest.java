@@ -1,0 +1,129 @@
+package io.kproxy.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.kproxy.model.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.reader.StreamReader;
+
+/**
+ * {@link CodePointReader} reads exactly as SnakeYAML's own reader: over seeded random texts
+ * (YAML written from random trees, then mutated with YAML's significant characters, line breaks
+ * of every kind, a byte order mark, characters outside the BMP and forbidden ones), the tokens,
+ * values, and the line and column of every error are the same. Aliases, anchors and merge keys
+ * are left out: only the strict factory refuses them.
+ */
+class CodePointReaderPropertyTest {
+
+    private static final String ALPHABET = "ab0 9:-#\"'[]{},|>?\\\n\r\t.\u00e9\u2028\u0085\uFEFF\uD83D\uDE00\u0001!%@`~";
+
+    private static final YAMLFactory SNAKE = YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    private static final YAMLFactory LINEAR = new StrictYamlFactory(YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION));
+
+    @Test
+    void readsAsSnakeYamlDoes() {
+        long seed = Long.getLong("kproxy.seed", System.nanoTime());
+        Random random = new Random(seed);
+        int errors = 0;
+        for (int i = 0; i < 600; i++) {
+            String text = mutate(random, ConfigText.toYaml(tree(random, 0)));
+            String expected = outcome(SNAKE, text);
+            String actual = outcome(LINEAR, text);
+            if (text.codePoints().allMatch(StreamReader::isPrintable)) {
+                assertThat(actual).as("seed %d case %d text %s", seed, i, Json.of(text)).isEqualTo(expected);
+            } else {
+                // Both refuse a forbidden character before anything else; the position differs: SnakeYAML
+                // reports the parser's, the linear reader the scanner's.
+                assertThat(List.of(expected, actual)).as("seed %d case %d text %s", seed, i, Json.of(text))
+                        .allMatch(o -> o.startsWith("error") && o.endsWith("special characters are not allowed"));
+            }
+            errors += expected.startsWith("error") ? 1 : 0;
+        }
+        // The mutations must reach the error paths too, or the comparison says little.
+        assertThat(errors).as("seed %d", seed).isBetween(60, 540);
+    }
+
+    private static String outcome(JsonFactory factory, String text) {
+        List<Json> docs = new ArrayList<>();
+        try (JsonParser p = factory.createParser(text)) {
+            Values values = new Values(p, TextLimits.OBJECTS);
+            for (JsonToken t = values.next(); t != null; t = values.next()) {
+                docs.add(values.value(t));
+            }
+            return "docs " + docs;
+        } catch (JsonProcessingException e) {
+            return "error " + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr() + " " + e.getOriginalMessage();
+        } catch (ConfigException e) {
+            return "error " + e.getMessage();
+        } catch (Exception e) {
+            return "error " + e.getClass().getSimpleName() + " " + e.getMessage();
+        }
+    }
+
+    private static Json tree(Random r, int depth) {
+        int kind = depth > 3 ? 2 + r.nextInt(3) : r.nextInt(5);
+        return switch (kind) {
+            case 0 -> {
+                Json.Obj o = Json.Obj.EMPTY;
+                for (int i = r.nextInt(4); i > 0; i--) {
+                    o = o.with(word(r), tree(r, depth + 1));
+                }
+                yield o;
+            }
+            case 1 -> {
+                List<Json> items = new ArrayList<>();
+                for (int i = r.nextInt(4); i > 0; i--) {
+                    items.add(tree(r, depth + 1));
+                }
+                yield Json.arr(items);
+            }
+            case 2 -> Json.of(r.nextInt(2000) - 1000L);
+            case 3 -> Json.of(r.nextBoolean());
+            default -> Json.of(r.nextInt(4) == 0 ? word(r) + "\n" + word(r) + " \t" + word(r) : word(r));
+        };
+    }
+
+    private static String word(Random r) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1 + r.nextInt(12); i > 0; i--) {
+            sb.append(r.nextInt(8) == 0 ? ALPHABET.charAt(r.nextInt(ALPHABET.length())) : (char) ('a' + r.nextInt(26)));
+        }
+        return sb.toString().replace("*", "").replace("&", "").replace("<<", "");
+    }
+
+    /** Up to four random insertions, deletions or replacements of significant characters (none half a surrogate pair). */
+    private static String mutate(Random r, String text) {
+        StringBuilder sb = new StringBuilder(text);
+        for (int i = r.nextInt(5); i > 0 && !sb.isEmpty(); i--) {
+            int at = r.nextInt(sb.length());
+            if (Character.isLowSurrogate(sb.charAt(at))) {
+                continue;
+            }
+            String c = pick(r);
+            switch (r.nextInt(3)) {
+                case 0 -> sb.insert(at, c);
+                case 1 -> sb.deleteCharAt(at);
+                default -> sb.replace(at, at + 1, c);
+            }
+            if (at < sb.length() && Character.isLowSurrogate(sb.charAt(at)) && (at == 0 || !Character.isHighSurrogate(sb.charAt(at - 1)))) {
+                sb.deleteCharAt(at);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String pick(Random r) {
+        int i = r.nextInt(ALPHABET.length());
+        return Character.isHighSurrogate(ALPHABET.charAt(i)) ? ALPHABET.substring(i, i + 2)
+                : Character.isLowSurrogate(ALPHABET.charAt(i)) ? "x" : String.valueOf(ALPHABET.charAt(i));
+    }
+}
