@@ -25,7 +25,9 @@ import picocli.CommandLine;
  * the reason, before anything is bound or created: the health port is held by the test (a bind
  * with {@code bindAddressHardFail} would fail with another message and exit 1), the journal
  * directory and the admin socket must not exist afterwards, and {@code --write-config-to}
- * refuses the same configuration without writing.
+ * refuses the same configuration without writing. Every case that could start the agent holds
+ * its health port and sets {@code bindAddressHardFail}, so that a regression stops at the first
+ * bind and never reaches the journal or the kernel of the test machine's namespace.
  */
 class RunRefusesBeforeBindingTest {
 
@@ -99,13 +101,18 @@ class RunRefusesBeforeBindingTest {
     }
 
     @Test
-    void aMasterUrlThatIsNotOneIsRefusedBeforeTheAgentStarts(@TempDir Path dir) {
+    void aMasterUrlThatIsNotOneIsRefusedBeforeTheAgentStarts(@TempDir Path dir) throws Exception {
         Path journal = dir.resolve("journal");
-        Run r = run("run", "--master", "ftp://api:6443", "--journal-dir", journal.toString(), "--admin-socket",
-                dir.resolve("admin.sock").toString(), "--healthz-bind-address", "", "--metrics-bind-address", "", "--proxy-mode", "nftables");
-        assertThat(r.exit()).as(r.err()).isEqualTo(2);
-        assertThat(r.err()).contains("--master \"ftp://api:6443\": must be the API server's http or https URL");
-        assertThat(journal).doesNotExist();
+        // The held port with --bind-address-hard-fail: were the refusal to regress, the agent would
+        // stop at its first bind, before the journal or the kernel.
+        try (ServerSocket held = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Run r = run("run", "--master", "ftp://api:6443", "--journal-dir", journal.toString(), "--admin-socket",
+                    dir.resolve("admin.sock").toString(), "--healthz-bind-address", "127.0.0.1:" + held.getLocalPort(),
+                    "--metrics-bind-address", "", "--bind-address-hard-fail", "--proxy-mode", "nftables");
+            assertThat(r.exit()).as(r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("--master \"ftp://api:6443\": must be the API server's http or https URL");
+            assertThat(journal).doesNotExist();
+        }
     }
 
     @Test
