@@ -20,7 +20,9 @@ import org.yaml.snakeyaml.reader.StreamReader;
  * (YAML written from random trees, then mutated with YAML's significant characters, line breaks
  * of every kind, a byte order mark, characters outside the BMP and forbidden ones), the tokens,
  * values, and the line and column of every error are the same. Aliases, anchors and merge keys
- * are left out: only the strict factory refuses them.
+ * are left out: only the strict factory refuses them. Along the way, {@link ConfigText}'s public
+ * readers are fed each text (and variants that start like JSON or numbers): they refuse only with
+ * a {@link ConfigException}.
  */
 class CodePointReaderPropertyTest {
 
@@ -47,9 +49,24 @@ class CodePointReaderPropertyTest {
                         .allMatch(o -> o.startsWith("error") && o.endsWith("special characters are not allowed"));
             }
             errors += expected.startsWith("error") ? 1 : 0;
+            onlyTypedRefusals(seed, i, text);
         }
         // The mutations must reach the error paths too, or the comparison says little.
         assertThat(errors).as("seed %d", seed).isBetween(60, 540);
+    }
+
+    /** The public readers refuse any text only with a ConfigException (never another exception, never an error). */
+    private static void onlyTypedRefusals(long seed, int i, String text) {
+        for (String t : List.of(text, "{" + text, "0x" + text, "- 0b1_0" + text, ".5e" + text, "a: 0o" + text, "[1e400, " + text)) {
+            try {
+                ConfigText.parseAll(t);
+                ConfigText.parse(t);
+            } catch (ConfigException expected) {
+                // a refusal with its line and column
+            } catch (RuntimeException | Error e) {
+                throw new AssertionError("seed " + seed + " case " + i + " text " + Json.of(t) + ": " + e, e);
+            }
+        }
     }
 
     private static String outcome(JsonFactory factory, String text) {
