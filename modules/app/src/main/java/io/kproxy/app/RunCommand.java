@@ -3,6 +3,7 @@ package io.kproxy.app;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ConfigText;
 import java.io.IOException;
@@ -63,7 +64,9 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RunConfig.Resolved resolved;
         try {
-            resolved = RunConfig.resolve(Optional.ofNullable(config), flags, Optional.ofNullable(hostnameOverride), Agent.availability());
+            // --cleanup runs no mode (it cleans every installed one): only what it runs must be available.
+            resolved = RunConfig.resolve(Optional.ofNullable(config), flags, Optional.ofNullable(hostnameOverride),
+                    cleanup && writeConfigTo == null ? Availability.EVERYTHING : Agent.availability());
         } catch (RunConfig.Refused e) {
             err.println("kproxy run: " + e.getMessage());
             err.flush();
