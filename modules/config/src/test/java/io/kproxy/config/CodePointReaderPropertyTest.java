@@ -37,22 +37,28 @@ class CodePointReaderPropertyTest {
         Random random = new Random(seed);
         int errors = 0;
         for (int i = 0; i < 600; i++) {
-            String text = mutate(random, ConfigText.toYaml(tree(random, 0)));
+            String text = mutate(random, ConfigText.toYaml(i % 4 == 0 ? large(random) : tree(random, 0)));
             String expected = outcome(SNAKE, text);
             String actual = outcome(LINEAR, text);
             if (text.codePoints().allMatch(StreamReader::isPrintable)) {
-                assertThat(actual).as("seed %d case %d text %s", seed, i, Json.of(text)).isEqualTo(expected);
+                // Past SnakeYAML's first 1 KiB chunk the two readers drop consumed text at different
+                // times, so an error's quoted snippet may start elsewhere; its position and problem may not.
+                assertThat(withoutSnippet(actual)).as("seed %d case %d text %s", seed, i, Json.of(text)).isEqualTo(withoutSnippet(expected));
+                if (text.length() < 1000) {
+                    assertThat(actual).as("seed %d case %d text %s", seed, i, Json.of(text)).isEqualTo(expected);
+                }
             } else {
-                // Both refuse a forbidden character before anything else; the position differs: SnakeYAML
-                // reports the parser's, the linear reader the scanner's.
-                assertThat(List.of(expected, actual)).as("seed %d case %d text %s", seed, i, Json.of(text))
-                        .allMatch(o -> o.startsWith("error") && o.endsWith("special characters are not allowed"));
+                // The linear reader refuses a forbidden character before anything else; SnakeYAML when it
+                // loads the 1 KiB chunk holding it (so a syntax error in an earlier chunk may come first).
+                assertThat(actual).as("seed %d case %d text %s", seed, i, Json.of(text)).startsWith("error")
+                        .endsWith("special characters are not allowed");
+                assertThat(expected).as("seed %d case %d text %s", seed, i, Json.of(text)).startsWith("error");
             }
             errors += expected.startsWith("error") ? 1 : 0;
             onlyTypedRefusals(seed, i, text);
         }
         // The mutations must reach the error paths too, or the comparison says little.
-        assertThat(errors).as("seed %d", seed).isBetween(60, 540);
+        assertThat(errors).as("seed %d", seed).isBetween(60, 560);
     }
 
     /** The public readers refuse any text only with a ConfigException (never another exception, never an error). */
@@ -84,6 +90,19 @@ class CodePointReaderPropertyTest {
         } catch (Exception e) {
             return "error " + e.getClass().getSimpleName() + " " + e.getMessage();
         }
+    }
+
+    /** Many trees in one document (a few KiB to tens of KiB), some with long unbroken runs: the readers' refills. */
+    private static Json large(Random r) {
+        List<Json> items = new ArrayList<>();
+        for (int i = 10 + r.nextInt(80); i > 0; i--) {
+            items.add(r.nextInt(10) == 0 ? Json.of("q".repeat(500 + r.nextInt(3000))) : tree(r, 1));
+        }
+        return Json.obj("items", Json.arr(items));
+    }
+
+    private static String withoutSnippet(String outcome) {
+        return outcome.lines().filter(l -> !l.startsWith(" ")).reduce("", (a, b) -> a + b + "\n");
     }
 
     private static Json tree(Random r, int depth) {
