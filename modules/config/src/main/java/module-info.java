@@ -8,7 +8,8 @@ module io.kproxy.config {
     requires transitive io.kproxy.model;
     requires com.fasterxml.jackson.core;
     requires com.fasterxml.jackson.dataformat.yaml;
-    // For LoaderOptions (the YAML document size limit); jackson-dataformat-yaml needs it at run time anyway.
+    // For the YAML reader (LoaderOptions, ParserImpl, a linear StreamReader: docs/operations.md, "Input limits");
+    // jackson-dataformat-yaml needs it at run time anyway.
     requires org.yaml.snakeyaml;
 
     exports io.kproxy.config;

@@ -6,9 +6,11 @@ import io.kproxy.app.listen.Limits;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.KproxyConfig;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.ProxyMode;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineClock;
 import io.kproxy.engine.EngineOptions;
@@ -29,7 +31,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,8 +45,9 @@ import org.slf4j.LoggerFactory;
  * {@code kproxy run}: the node agent, wired in the order that keeps its promises.
  *
  * <ol>
- *   <li>Refusals first: a mode without an installed backend or an event log this build does not
- *       have stops here, before anything is touched.</li>
+ *   <li>Nothing is refused here: {@link RunConfig} validated the configuration in full, including
+ *       {@link #availability()} (a mode without an installed backend, an event log this build does
+ *       not have), before {@link #start} is called.</li>
  *   <li>The health and metrics ports are bound (a bind failure is fatal only with
  *       {@code bindAddressHardFail}, as upstream).</li>
  *   <li>The journal is opened (a torn tail is cut; damage is kept aside and its offsets never
@@ -88,11 +93,9 @@ final class Agent implements AutoCloseable {
      */
     void start(RunConfig.Resolved resolved, Optional<String> master) throws StartFailure {
         ProxyConfig config = resolved.config();
-        BackendProvider provider = provider(config.mode().apiName());
-        if (config.kproxy().eventLog().type() != KproxyConfig.EventLogType.LOCAL) {
-            throw new StartFailure("kproxy.eventLog.type " + config.kproxy().eventLog().type().apiName()
-                    + " is not available in this build; use local", null);
-        }
+        // Validated against availability() by RunConfig: a missing provider here is a programming error.
+        BackendProvider provider = BackendProvider.forMode(config.mode().apiName())
+                .orElseThrow(() -> new IllegalStateException("mode " + config.mode().apiName() + " passed validation without a backend"));
         try {
             startAll(resolved, provider, master);
         } catch (IOException | RuntimeException e) {
@@ -111,13 +114,14 @@ final class Agent implements AutoCloseable {
         return component;
     }
 
-    private static BackendProvider provider(String mode) throws StartFailure {
-        Optional<BackendProvider> p = BackendProvider.forMode(mode);
-        if (p.isEmpty()) {
-            throw new StartFailure("proxy mode " + mode + " has no backend installed (installed: "
-                    + String.join(", ", BackendProvider.all().stream().map(BackendProvider::mode).toList()) + ")", null);
-        }
-        return p.get();
+    /**
+     * What this build can run: the modes of the installed backends, and the local journal (the
+     * only event log {@link #start} wires; {@code kafka} is configurable but not built yet).
+     */
+    static Availability availability() {
+        Set<ProxyMode> modes = EnumSet.noneOf(ProxyMode.class);
+        BackendProvider.all().forEach(p -> ProxyMode.fromApiName(p.mode()).ifPresent(modes::add));
+        return new Availability(modes, EnumSet.of(KproxyConfig.EventLogType.LOCAL));
     }
 
     private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {

@@ -2,6 +2,8 @@ package io.kproxy.app;
 
 import io.kproxy.config.ConfigException;
 import io.kproxy.config.ConfigText;
+import io.kproxy.config.TextFiles;
+import io.kproxy.config.TextLimits;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.KubeObjects;
@@ -13,7 +15,6 @@ import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.model.ServiceRef;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,12 @@ import java.util.stream.Stream;
  * the source would record. A document that cannot become an observation (not an object, an
  * unsupported kind, a missing or invalid name) is a {@link Problem} naming its file and reason;
  * the others are kept. A namespaced object without a namespace is in {@code default}, as with
- * {@code kubectl}. Nodes other than {@code node} are not this proxy's and are left out. Reads
+ * {@code kubectl}. Nodes other than {@code node} are not this proxy's and are left out.
+ *
+ * <p>Input is bounded (docs/operations.md, "Input limits"): each file must be a regular file (a
+ * FIFO, device, socket or directory with a matching name is a {@link Problem}, never opened) of
+ * at most {@link TextLimits#OBJECTS} bytes, parsed within that record's string and depth limits;
+ * once the files read reach {@link #MAX_TOTAL_CHARS} characters together, the rest are problems too. Reads
  * files; otherwise pure.
  */
 final class ObjectFiles {
@@ -42,22 +48,42 @@ final class ObjectFiles {
     record Result(List<Item> items, List<Problem> problems) {
     }
 
+    /** The most characters read from one directory's files together (four files at the per-file limit). */
+    static final long MAX_TOTAL_CHARS = 4L * TextLimits.OBJECTS.maxFileBytes();
+
     private ObjectFiles() {
     }
 
+    /** @throws IOException when {@code dir} is not a directory or cannot be listed */
     static Result read(Path dir, NodeName node) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(Files.exists(dir) ? "not a directory" : "no such directory");
+        }
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
+            files = s.filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
         }
         List<Item> items = new ArrayList<>();
         List<Problem> problems = new ArrayList<>();
+        long total = 0;
         for (Path f : files) {
             String name = f.getFileName().toString();
+            if (total >= MAX_TOTAL_CHARS) {
+                problems.add(new Problem(name, "not read: the directory's files reached the limit of " + MAX_TOTAL_CHARS + " characters together"));
+                continue;
+            }
+            String text;
+            try {
+                text = TextFiles.read(f, TextLimits.OBJECTS.maxFileBytes());
+            } catch (ConfigException e) {
+                problems.add(new Problem(name, e.errors().getFirst().reason()));
+                continue;
+            }
+            total += text.length();
             List<Json> docs;
             try {
-                docs = ConfigText.parseAll(Files.readString(f, StandardCharsets.UTF_8));
-            } catch (ConfigException | IOException e) {
+                docs = ConfigText.parseAll(text, TextLimits.OBJECTS);
+            } catch (ConfigException e) {
                 problems.add(new Problem(name, e.getMessage()));
                 continue;
             }

@@ -3,6 +3,7 @@ package io.kproxy.app;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ConfigText;
 import io.kproxy.source.kube.ClientConfigException;
@@ -27,7 +28,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code kproxy run}: the node agent, with upstream kube-proxy's flags ({@link ConfigFlags}) and
  * precedence ({@link RunConfig}). A bad flag or configuration is refused, with every field and
- * its reason, before the kernel or the journal is touched (exit 2). {@code --cleanup} removes
+ * its reason, before a port is bound or the kernel or the journal is touched (exit 2): also a mode
+ * without an installed backend, an event log this build lacks, and a kubeconfig that is not a
+ * regular file; {@code --write-config-to} refuses the same configurations. {@code --cleanup} removes
  * what every installed backend owns and exits; {@code --write-config-to} writes the effective
  * configuration and exits. Otherwise it runs until SIGTERM and stops cleanly, leaving every rule
  * in place.
@@ -65,7 +68,9 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         RunConfig.Resolved resolved;
         try {
-            resolved = RunConfig.resolve(Optional.ofNullable(config), flags, Optional.ofNullable(hostnameOverride));
+            // --cleanup runs no mode (it cleans every installed one): only what it runs must be available.
+            resolved = RunConfig.resolve(Optional.ofNullable(config), flags, Optional.ofNullable(hostnameOverride),
+                    cleanup && writeConfigTo == null ? Availability.EVERYTHING : Agent.availability());
         } catch (RunConfig.Refused e) {
             err.println("kproxy run: " + e.getMessage());
             err.flush();
@@ -78,6 +83,13 @@ final class RunCommand implements Callable<Integer> {
         }
         if (cleanup) {
             return cleanup();
+        }
+        try {
+            RunConfig.preflight(resolved, Optional.ofNullable(master).filter(s -> !s.isBlank()));
+        } catch (RunConfig.Refused e) {
+            err.println("kproxy run: " + e.getMessage());
+            err.flush();
+            return 2;
         }
         // The API client's settings are checked before the journal or the kernel is touched: a
         // kubeconfig naming a missing token file is a refusal (exit 2), not a source that talks
@@ -120,7 +132,13 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** Writes a regular file only: writing to a FIFO would block until some reader opened it. */
     private int writeConfig(RunConfig.Resolved resolved, PrintWriter err) {
+        if (Files.exists(writeConfigTo) && !Files.isRegularFile(writeConfigTo)) {
+            err.println("kproxy run: --write-config-to " + writeConfigTo + " exists and is not a regular file");
+            err.flush();
+            return 2;
+        }
         try {
             Files.writeString(writeConfigTo, ConfigText.toYaml(ConfigLoader.toTree(resolved.config())));
             return 0;

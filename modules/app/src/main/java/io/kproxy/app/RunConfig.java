@@ -1,14 +1,19 @@
 package io.kproxy.app;
 
+import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigException;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.FieldError;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.TextFiles;
+import io.kproxy.config.TextLimits;
 import io.kproxy.config.Validator;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,20 +51,26 @@ final class RunConfig {
     private RunConfig() {
     }
 
-    static Resolved resolve(Optional<Path> configFile, ConfigFlags flags, Optional<String> hostnameOverride) throws Refused {
+    /**
+     * The configuration to run, validated completely, including what this build can run
+     * ({@code available}): everything {@code run} can refuse is refused here, before anything
+     * binds a port, opens the journal or touches the kernel.
+     */
+    static Resolved resolve(Optional<Path> configFile, ConfigFlags flags, Optional<String> hostnameOverride, Availability available)
+            throws Refused {
         List<String> warnings = new ArrayList<>();
         ProxyConfig config;
         List<ConfigFlags.Setting> given = flags.given();
         if (configFile.isPresent()) {
             try {
-                config = ConfigLoader.load(configFile.get());
+                config = ConfigLoader.load(configFile.get(), available);
             } catch (ConfigException e) {
                 throw new Refused(e.getMessage());
             }
             given.stream().map(ConfigFlags.Setting::flag).distinct()
                     .forEach(f -> warnings.add("flag " + f + " is ignored because --config is given"));
         } else {
-            config = fromFlags(given);
+            config = fromFlags(given, available);
         }
         String name = hostnameOverride.filter(s -> !s.isBlank()).orElse(config.hostnameOverride());
         if (name.isBlank()) {
@@ -69,17 +80,57 @@ final class RunConfig {
         try {
             return new Resolved(config, new NodeName(name), List.copyOf(warnings));
         } catch (InvalidValueException e) {
-            throw new Refused("node name \"" + name + "\" (--hostname-override, hostnameOverride or the host name): " + e.reason());
+            String shown = name.length() > 120 ? name.substring(0, 120) + "..." : name;
+            throw new Refused("node name \"" + shown + "\" (--hostname-override, hostnameOverride or the host name): " + e.reason());
         }
     }
 
-    private static ProxyConfig fromFlags(List<ConfigFlags.Setting> given) throws Refused {
+    /**
+     * What the agent will read or create, checked before it binds a port or opens the journal:
+     * the named kubeconfig (without one the agent uses in-cluster settings, as upstream, and reads
+     * no kubeconfig) must be a regular file within {@link TextLimits#KUBECONFIG_MAX_BYTES} (a FIFO
+     * would block the client, {@code /dev/zero} would fill the heap); the journal directory, if it
+     * exists, must be a directory; {@code --master} must be an http or https URL with a host.
+     */
+    static void preflight(Resolved resolved, Optional<String> master) throws Refused {
+        String kubeconfig = resolved.config().clientConnection().kubeconfig();
+        if (!kubeconfig.isEmpty()) {
+            try {
+                TextFiles.requireRegularFile(Path.of(kubeconfig), TextLimits.KUBECONFIG_MAX_BYTES);
+            } catch (ConfigException e) {
+                throw new Refused("clientConnection.kubeconfig: " + e.getMessage());
+            }
+        }
+        Path journal = Path.of(resolved.config().kproxy().journalDir());
+        if (Files.exists(journal) && !Files.isDirectory(journal)) {
+            throw new Refused("kproxy.journalDir: " + journal + " exists and is not a directory");
+        }
+        if (master.isPresent()) {
+            masterUrl(master.get());
+        }
+    }
+
+    /** fabric8 takes a URL without a scheme as https (its {@code Config.setMasterUrl}); anything else must parse with a host. */
+    private static void masterUrl(String master) throws Refused {
+        String url = master.contains("://") ? master : "https://" + master;
+        try {
+            URI uri = new URI(url);
+            if (uri.getHost() == null || uri.getScheme() == null || !(uri.getScheme().equals("https") || uri.getScheme().equals("http"))) {
+                throw new URISyntaxException(url, "not an http or https URL with a host");
+            }
+        } catch (URISyntaxException e) {
+            String shown = master.length() > 120 ? master.substring(0, 120) + "..." : master;
+            throw new Refused("--master \"" + shown + "\": must be the API server's http or https URL (" + e.getReason() + ")");
+        }
+    }
+
+    private static ProxyConfig fromFlags(List<ConfigFlags.Setting> given, Availability available) throws Refused {
         Json.Obj tree = ConfigLoader.toTree(ConfigLoader.defaults());
         for (ConfigFlags.Setting s : given) {
             tree = set(tree, s.path(), s.value());
         }
         try {
-            return Validator.requireValid(ConfigLoader.fromTree(tree));
+            return Validator.requireValid(ConfigLoader.fromTree(tree), available);
         } catch (ConfigException e) {
             StringBuilder sb = new StringBuilder("invalid flags (" + e.errors().size() + (e.errors().size() == 1 ? " error)" : " errors)"));
             for (FieldError f : e.errors()) {

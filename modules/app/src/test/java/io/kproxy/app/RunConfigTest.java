@@ -3,6 +3,7 @@ package io.kproxy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.Availability;
 import io.kproxy.config.ProxyMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +22,14 @@ class RunConfigTest {
         return cmd.flags;
     }
 
+    /** Resolution as if every mode and event log were built in (availability has its own test, RunRefusesBeforeBindingTest). */
+    private static RunConfig.Resolved resolve(Optional<Path> file, ConfigFlags flags, Optional<String> hostname) throws RunConfig.Refused {
+        return RunConfig.resolve(file, flags, hostname, Availability.EVERYTHING);
+    }
+
     @Test
     void flagsChangeTheDefaults() throws Exception {
-        RunConfig.Resolved r = RunConfig.resolve(Optional.empty(), flags("--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16",
+        RunConfig.Resolved r = resolve(Optional.empty(), flags("--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16",
                 "--iptables-min-sync-period", "0s", "--iptables-sync-period", "2s", "--nodeport-addresses", "192.168.0.0/24,primary",
                 "--masquerade-all", "--journal-dir", "/tmp/j", "--healthz-bind-address", "127.0.0.1:20256"), Optional.of("Node-A "));
         assertThat(r.node().value()).isEqualTo("node-a");
@@ -44,24 +50,24 @@ class RunConfigTest {
         Path file = dir.resolve("c.yaml");
         Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
                 + "hostnameOverride: from-file\n");
-        RunConfig.Resolved r = RunConfig.resolve(Optional.of(file), flags("--proxy-mode", "iptables", "--cluster-cidr", "10.1.0.0/16"),
+        RunConfig.Resolved r = resolve(Optional.of(file), flags("--proxy-mode", "iptables", "--cluster-cidr", "10.1.0.0/16"),
                 Optional.of("from-flag"));
         assertThat(r.config().mode()).isEqualTo(ProxyMode.NFTABLES);
         assertThat(r.config().clusterCIDR()).isEmpty();
         assertThat(r.node().value()).isEqualTo("from-flag");
         assertThat(r.warnings()).containsExactlyInAnyOrder("flag --cluster-cidr is ignored because --config is given",
                 "flag --proxy-mode is ignored because --config is given");
-        assertThat(RunConfig.resolve(Optional.of(file), flags(), Optional.empty()).node().value()).isEqualTo("from-file");
+        assertThat(resolve(Optional.of(file), flags(), Optional.empty()).node().value()).isEqualTo("from-file");
     }
 
     @Test
     void badFlagsAreRefusedWithTheFlagAndTheReason() {
-        assertThatThrownBy(() -> RunConfig.resolve(Optional.empty(), flags("--proxy-mode", "bogus", "--iptables-sync-period", "soon"),
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags("--proxy-mode", "bogus", "--iptables-sync-period", "soon"),
                 Optional.of("n")))
                 .isInstanceOf(RunConfig.Refused.class)
                 .hasMessageContaining("--proxy-mode (mode: unsupported value")
                 .hasMessageContaining("--iptables-sync-period (iptables.syncPeriod: not a duration");
-        assertThatThrownBy(() -> RunConfig.resolve(Optional.empty(), flags("--cluster-cidr", "10.0.0.0/33"), Optional.of("n")))
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags("--cluster-cidr", "10.0.0.0/33"), Optional.of("n")))
                 .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("--cluster-cidr (clusterCIDR");
     }
 
@@ -70,13 +76,13 @@ class RunConfigTest {
         Path file = dir.resolve("c.yaml");
         Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
                 + "iptables:\n  masqueradeBit: 40\nbogusField: 1\n");
-        assertThatThrownBy(() -> RunConfig.resolve(Optional.of(file), flags(), Optional.of("n"))).isInstanceOf(RunConfig.Refused.class)
+        assertThatThrownBy(() -> resolve(Optional.of(file), flags(), Optional.of("n"))).isInstanceOf(RunConfig.Refused.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("bogusField");
     }
 
     @Test
     void anInvalidNodeNameIsRefused() {
-        assertThatThrownBy(() -> RunConfig.resolve(Optional.empty(), flags(), Optional.of("not a name!")))
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags(), Optional.of("not a name!")))
                 .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("node name \"not a name!\"");
     }
 }

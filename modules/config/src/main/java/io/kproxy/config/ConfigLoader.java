@@ -1,12 +1,7 @@
 package io.kproxy.config;
 
 import io.kproxy.model.Json;
-import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Loads the proxy's configuration: parse ({@link ConfigText}) → default ({@link Defaults}) → bind
@@ -22,22 +17,22 @@ public final class ConfigLoader {
     }
 
     /**
-     * Loads a {@code KubeProxyConfiguration} YAML or JSON file.
+     * Loads a {@code KubeProxyConfiguration} YAML or JSON file: a regular file of at most
+     * {@link TextLimits#CONFIG} bytes ({@link TextFiles}).
      *
-     * @throws ConfigException when the file cannot be read, cannot be parsed, or holds refused
-     *                         values; the message names the file and lists every error
+     * @throws ConfigException when the file is not a regular file, is too large, cannot be read,
+     *                         cannot be parsed, or holds refused values; the message names the
+     *                         file and lists every error
      */
     public static ProxyConfig load(Path file) {
-        String text;
+        return load(file, Availability.EVERYTHING);
+    }
+
+    /** As {@link #load(Path)}, also refusing a mode or event log that {@code available} does not have. */
+    public static ProxyConfig load(Path file, Availability available) {
+        String text = TextFiles.read(file, TextLimits.CONFIG.maxFileBytes());
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (CharacterCodingException e) {
-            throw new ConfigException(List.of(new FieldError("", "", "not UTF-8 text"))).from(file.toString());
-        } catch (IOException e) {
-            throw new ConfigException(List.of(new FieldError("", "", "cannot read the file: " + e))).from(file.toString());
-        }
-        try {
-            return load(text);
+            return load(text, available);
         } catch (ConfigException e) {
             throw e.from(file.toString());
         }
@@ -49,9 +44,14 @@ public final class ConfigLoader {
      * @throws ConfigException on a syntax error or refused values (all of them listed)
      */
     public static ProxyConfig load(String text) {
-        Json doc = ConfigText.parse(text);
+        return load(text, Availability.EVERYTHING);
+    }
+
+    /** As {@link #load(String)}, also refusing a mode or event log that {@code available} does not have. */
+    public static ProxyConfig load(String text, Availability available) {
+        Json doc = ConfigText.parse(text, TextLimits.CONFIG);
         Json defaulted = doc instanceof Json.Obj o ? Defaults.apply(o) : doc;
-        return Validator.requireValid(Binder.bind(defaulted));
+        return Validator.requireValid(Binder.bind(defaulted), available);
     }
 
     /** The configuration in force when no {@code --config} is given: every field at its default. */

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -24,73 +23,82 @@ import org.yaml.snakeyaml.LoaderOptions;
  * files. Text whose first non-blank character is <code>{</code> or <code>[</code> is read as JSON
  * (falling back to YAML flow style), anything else as YAML. Object keys keep their order; integers that fit in 64 bits become
  * {@link Json.Int}, other numbers {@link Json.Dec}; a duplicate key is a syntax error (as
- * upstream's strict decoding). Errors are {@link ConfigException}s with the 1-based line and column.
+ * upstream's strict decoding). YAML aliases and merge keys are refused ({@link StrictYamlFactory}).
+ * Every read is bounded by {@link TextLimits}: the text's length, each string's length, each
+ * number's length and the nesting depth; reading costs time and memory linear in the text.
+ * Errors are {@link ConfigException}s with the 1-based line and column.
  *
  * <p>Stateless and thread-safe; the methods do no I/O beyond the given string.
  */
 public final class ConfigText {
 
     private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
-    /**
-     * SnakeYAML refuses documents over 3 Mi code points by default; a {@code kind: List} object file
-     * can be larger, so allow 128 Mi (aliases stay limited by SnakeYAML's defaults).
-     */
-    private static final int YAML_CODE_POINT_LIMIT = 128 * 1024 * 1024;
 
-    private static final YAMLFactory YAML = YAMLFactory.builder().loaderOptions(loaderOptions())
+    private static final YAMLFactory YAML = new StrictYamlFactory(YAMLFactory.builder().loaderOptions(loaderOptions())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .build();
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS));
 
     private ConfigText() {
     }
 
+    /** The text's length is bounded by {@link TextLimits} before SnakeYAML sees it; its own document limit (3 Mi code points) would refuse an objects file. */
     private static LoaderOptions loaderOptions() {
         LoaderOptions options = new LoaderOptions();
-        options.setCodePointLimit(YAML_CODE_POINT_LIMIT);
+        options.setCodePointLimit(Integer.MAX_VALUE);
         return options;
     }
 
     /**
-     * Parses text holding exactly one document. Empty text (or an empty YAML document) gives
-     * {@link Json.Null}.
+     * Parses text holding exactly one document, within {@link TextLimits#CONFIG}. Empty text (or
+     * an empty YAML document) gives {@link Json.Null}.
      *
-     * @throws ConfigException on a syntax error, or when the text holds more than one document
+     * @throws ConfigException on a syntax error, a limit exceeded, or when the text holds more than one document
      */
     public static Json parse(String text) {
-        return read(text, ConfigText::one);
+        return parse(text, TextLimits.CONFIG);
+    }
+
+    /** As {@link #parse(String)}, within {@code limits}. */
+    public static Json parse(String text, TextLimits limits) {
+        return read(text, limits, ConfigText::one);
     }
 
     /**
      * Parses text holding any number of documents: YAML documents separated by {@code ---}, or
      * JSON values one after the other. Empty (and {@code null}) documents are skipped, so a
-     * trailing {@code ---} is harmless. A {@code kind: List} is returned as one document.
+     * trailing {@code ---} is harmless. A {@code kind: List} is returned as one document. Within
+     * {@link TextLimits#OBJECTS}.
      *
-     * @throws ConfigException on a syntax error
+     * @throws ConfigException on a syntax error or a limit exceeded
      */
     public static List<Json> parseAll(String text) {
-        return read(text, ConfigText::all);
+        return parseAll(text, TextLimits.OBJECTS);
     }
 
-    private static Json one(JsonParser p) throws IOException {
-        JsonToken t = p.nextToken();
+    /** As {@link #parseAll(String)}, within {@code limits}. */
+    public static List<Json> parseAll(String text, TextLimits limits) {
+        return read(text, limits, ConfigText::all);
+    }
+
+    private static Json one(Values p) throws IOException {
+        JsonToken t = p.next();
         if (t == null) {
             return Json.Null.INSTANCE;
         }
-        Json doc = emptyAsNull(value(p, t));
-        if (p.nextToken() != null) {
-            JsonLocation at = p.currentTokenLocation();
+        Json doc = emptyAsNull(p.value(t));
+        if (p.next() != null) {
+            JsonLocation at = p.location();
             throw ConfigException.syntax(line(at), column(at), "expected one document, found more (use the multi-document reader)");
         }
         return doc;
     }
 
-    private static List<Json> all(JsonParser p) throws IOException {
+    private static List<Json> all(Values p) throws IOException {
         List<Json> docs = new ArrayList<>();
-        for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-            Json doc = emptyAsNull(value(p, t));
+        for (JsonToken t = p.next(); t != null; t = p.next()) {
+            Json doc = emptyAsNull(p.value(t));
             if (!(doc instanceof Json.Null)) {
                 docs.add(doc);
             }
@@ -99,7 +107,7 @@ public final class ConfigText {
     }
 
     private interface Reader<T> {
-        T read(JsonParser p) throws IOException;
+        T read(Values p) throws IOException;
     }
 
     /**
@@ -107,24 +115,28 @@ public final class ConfigText {
      * (<code>{a: 1}</code>), so it is read again as YAML, and the JSON error is reported only when
      * YAML cannot read it either.
      */
-    private static <T> T read(String text, Reader<T> reader) {
+    private static <T> T read(String text, TextLimits limits, Reader<T> reader) {
+        if (text.length() > limits.maxFileBytes()) {
+            throw new ConfigException(List.of(new FieldError("", "", "the text is " + text.length() + " characters long, more than the limit of "
+                    + limits.maxFileBytes())));
+        }
         if (!startsLikeJson(text)) {
-            return read(YAML, text, reader);
+            return read(YAML, text, limits, reader);
         }
         try {
-            return read(JSON, text, reader);
+            return read(JSON, text, limits, reader);
         } catch (ConfigException jsonError) {
             try {
-                return read(YAML, text, reader);
+                return read(YAML, text, limits, reader);
             } catch (ConfigException yamlError) {
                 throw jsonError;
             }
         }
     }
 
-    private static <T> T read(JsonFactory factory, String text, Reader<T> reader) {
+    private static <T> T read(JsonFactory factory, String text, TextLimits limits, Reader<T> reader) {
         try (JsonParser p = factory.createParser(text)) {
-            return reader.read(p);
+            return reader.read(new Values(p, limits));
         } catch (JsonProcessingException e) {
             throw syntax(e);
         } catch (IOException e) {
@@ -150,51 +162,9 @@ public final class ConfigText {
         return i < text.length() && (text.charAt(i) == '{' || text.charAt(i) == '[');
     }
 
-    private static Json value(JsonParser p, JsonToken t) throws IOException {
-        return switch (t) {
-            case START_OBJECT -> {
-                Map<String, Json> fields = new LinkedHashMap<>();
-                for (JsonToken k = p.nextToken(); k != JsonToken.END_OBJECT; k = p.nextToken()) {
-                    String key = p.currentName();
-                    fields.put(key, value(p, p.nextToken()));
-                }
-                yield new Json.Obj(fields);
-            }
-            case START_ARRAY -> {
-                List<Json> items = new ArrayList<>();
-                for (JsonToken v = p.nextToken(); v != JsonToken.END_ARRAY; v = p.nextToken()) {
-                    items.add(value(p, v));
-                }
-                yield Json.arr(items);
-            }
-            case VALUE_STRING -> new Json.Str(p.getText());
-            case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? new Json.Dec(p.getDoubleValue())
-                    : new Json.Int(p.getLongValue());
-            case VALUE_NUMBER_FLOAT -> decimal(p);
-            case VALUE_TRUE -> Json.Bool.TRUE;
-            case VALUE_FALSE -> Json.Bool.FALSE;
-            case VALUE_NULL -> Json.Null.INSTANCE;
-            case VALUE_EMBEDDED_OBJECT -> new Json.Str(p.getText());
-            default -> {
-                JsonLocation at = p.currentTokenLocation();
-                throw ConfigException.syntax(line(at), column(at), "unexpected " + t);
-            }
-        };
-    }
-
     /** Jackson reports an empty YAML document (e.g. after a trailing {@code ---}) as an empty string. */
     private static Json emptyAsNull(Json doc) {
         return doc instanceof Json.Str(String v) && v.isEmpty() ? Json.Null.INSTANCE : doc;
-    }
-
-    private static Json decimal(JsonParser p) throws IOException {
-        double d = p.getDoubleValue();
-        if (!Double.isFinite(d)) {
-            JsonLocation at = p.currentTokenLocation();
-            throw ConfigException.syntax(line(at), column(at), "number " + p.getText() + " is not finite");
-        }
-        return new Json.Dec(d);
     }
 
     private static String write(JsonFactory factory, Json json) {
@@ -255,11 +225,11 @@ public final class ConfigText {
         return sb.isEmpty() ? message.strip() : sb.toString();
     }
 
-    private static int line(JsonLocation at) {
+    static int line(JsonLocation at) {
         return at == null ? 1 : Math.max(1, at.getLineNr());
     }
 
-    private static int column(JsonLocation at) {
+    static int column(JsonLocation at) {
         return at == null ? 1 : Math.max(1, at.getColumnNr());
     }
 }

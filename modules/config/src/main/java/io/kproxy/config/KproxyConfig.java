@@ -9,7 +9,7 @@ import java.util.Optional;
  * {@code kproxy}: what upstream's configuration lacks. Immutable; no null components.
  *
  * @param journalDir       where the local journal lives (default {@code /var/lib/kproxy/journal})
- * @param fsyncWindow      group-commit window: appends wait at most this long to share an fsync (default 2ms)
+ * @param fsyncWindow      group-commit window: appends wait at most this long to share an fsync (default 2ms; more than 0, at most 1s)
  * @param snapshotInterval records between two state snapshots (default 10000, at least 100)
  * @param retention        how much history the journal keeps
  * @param eventLog         which event log to use

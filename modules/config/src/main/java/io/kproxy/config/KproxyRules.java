@@ -1,6 +1,7 @@
 package io.kproxy.config;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -17,6 +18,7 @@ final class KproxyRules {
      * upper case and dots as many distributions allow; at most 32 characters), or a numeric gid.
      */
     private static final Pattern GROUP = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,30}[A-Za-z0-9_.$-]?|[0-9]{1,10}");
+    static final Duration MAX_FSYNC_WINDOW = Duration.ofSeconds(1);
 
     private KproxyRules() {
     }
@@ -25,7 +27,11 @@ final class KproxyRules {
         if (!k.journalDir().startsWith("/") || k.journalDir().indexOf('\0') >= 0) {
             errs.add(new FieldError("kproxy.journalDir", k.journalDir(), "must be an absolute path"));
         }
-        Checks.positive(errs, "kproxy.fsyncWindow", k.fsyncWindow());
+        // The journal's group-commit window: the journal takes at most a second (JournalOptions); a
+        // longer window would hold every append, and the sync waiting for it, past a sync period.
+        if (!k.fsyncWindow().isPositive() || k.fsyncWindow().compareTo(MAX_FSYNC_WINDOW) > 0) {
+            errs.add(new FieldError("kproxy.fsyncWindow", GoDuration.format(k.fsyncWindow()), "must be greater than 0 and at most 1s"));
+        }
         if (k.snapshotInterval() < 100) {
             errs.add(new FieldError("kproxy.snapshotInterval", Long.toString(k.snapshotInterval()), "must be at least 100 records"));
         }

@@ -1,8 +1,11 @@
 package io.kproxy.config;
 
 import io.kproxy.model.Cidr;
+import io.kproxy.model.InvalidValueException;
+import io.kproxy.model.NodeName;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -30,9 +33,26 @@ public final class Validator {
     private Validator() {
     }
 
-    /** Every rule the configuration breaks; empty when it is valid. */
+    /** Every rule the configuration breaks, whatever this build can run; empty when it is valid. */
     public static List<FieldError> validate(ProxyConfig c) {
+        return validate(c, Availability.EVERYTHING);
+    }
+
+    /**
+     * Every rule the configuration breaks, including a mode or an event log that {@code available}
+     * does not have (the agent could not start it); empty when it is valid and can run.
+     */
+    public static List<FieldError> validate(ProxyConfig c, Availability available) {
         List<FieldError> errs = new ArrayList<>();
+        if (!available.modes().contains(c.mode())) {
+            errs.add(new FieldError("mode", c.mode().apiName(), "has no backend installed in this build (installed: " + available.modeNames() + ")"));
+        }
+        if (!available.eventLogs().contains(c.kproxy().eventLog().type())) {
+            errs.add(new FieldError("kproxy.eventLog.type", c.kproxy().eventLog().type().apiName(),
+                    "is not available in this build (available: " + available.eventLogNames() + ")"));
+        }
+        hostnameOverride(errs, c.hostnameOverride());
+        FieldLimits.validate(errs, c);
         Checks.range(errs, "iptables.masqueradeBit", c.iptables().masqueradeBit(), 0, 31);
         switch (c.mode()) {
             case IPVS -> ipvs(errs, c.ipvs());
@@ -76,11 +96,33 @@ public final class Validator {
 
     /** {@code c} itself when valid. @throws ConfigException listing every broken rule */
     public static ProxyConfig requireValid(ProxyConfig c) {
-        List<FieldError> errs = validate(c);
+        return requireValid(c, Availability.EVERYTHING);
+    }
+
+    /** {@code c} itself when valid and {@code available} can run it. @throws ConfigException listing every broken rule */
+    public static ProxyConfig requireValid(ProxyConfig c, Availability available) {
+        List<FieldError> errs = validate(c, available);
         if (!errs.isEmpty()) {
             throw new ConfigException(errs);
         }
         return c;
+    }
+
+    /**
+     * Upstream uses {@code hostnameOverride}, trimmed and lower-cased ({@code nodeutil.GetHostname}),
+     * as the name of its Node, which the API server validates as a DNS-1123 subdomain of at most
+     * 253 characters (apimachinery {@code ValidateNodeName}); a name that cannot be a Node's is
+     * refused here rather than when the agent starts.
+     */
+    private static void hostnameOverride(List<FieldError> errs, String hostname) {
+        if (hostname.isEmpty()) {
+            return;
+        }
+        try {
+            new NodeName(hostname.strip().toLowerCase(Locale.ROOT));
+        } catch (InvalidValueException e) {
+            errs.add(new FieldError("hostnameOverride", hostname, "must be a valid node name: " + e.reason()));
+        }
     }
 
     /** Upstream validates the one sync period pair converted from the mode's section (conversion.go). */
