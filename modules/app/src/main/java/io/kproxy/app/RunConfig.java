@@ -20,7 +20,8 @@ import java.util.Optional;
  * The configuration {@code kproxy run} works with, resolved as upstream resolves it
  * ({@code cmd/kube-proxy/app/options.go}): with {@code --config}, the file alone (defaulted and
  * validated; every config-mapped flag ignored, with a warning); without it, the defaults with the
- * given flags on top, then validated. {@code --hostname-override} wins over the file; without
+ * given flags on top, then validated. {@code --hostname-override} wins over the file and is
+ * written into the configuration (upstream's {@code processHostnameOverrideFlag}); without
  * either, the node name is the host name, lower-cased and trimmed (upstream's
  * {@code nodeutil.GetHostname}). Pure except for reading the file and the host name.
  */
@@ -61,7 +62,13 @@ final class RunConfig {
         } else {
             config = fromFlags(given);
         }
-        String name = hostnameOverride.filter(s -> !s.isBlank()).orElse(config.hostnameOverride());
+        Optional<String> flag = hostnameOverride.map(s -> s.strip().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty());
+        if (flag.isPresent()) {
+            // Upstream's processHostnameOverrideFlag (cmd/kube-proxy/app/options.go) writes the flag
+            // into the configuration, so --write-config-to and ConfigRecorded carry it too.
+            config = withHostnameOverride(config, flag.get());
+        }
+        String name = config.hostnameOverride();
         if (name.isBlank()) {
             name = hostname();
         }
@@ -70,6 +77,14 @@ final class RunConfig {
             return new Resolved(config, new NodeName(name), List.copyOf(warnings));
         } catch (InvalidValueException e) {
             throw new Refused("node name \"" + name + "\" (--hostname-override, hostnameOverride or the host name): " + e.reason());
+        }
+    }
+
+    private static ProxyConfig withHostnameOverride(ProxyConfig config, String name) throws Refused {
+        try {
+            return ConfigLoader.fromTree(ConfigLoader.toTree(config).with("hostnameOverride", Json.of(name)));
+        } catch (ConfigException e) {
+            throw new Refused(e.getMessage());
         }
     }
 
