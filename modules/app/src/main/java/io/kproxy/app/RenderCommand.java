@@ -16,6 +16,7 @@ import io.kproxy.history.Point;
 import io.kproxy.history.Rendering;
 import io.kproxy.history.Times;
 import io.kproxy.model.InvalidValueException;
+import io.kproxy.model.IpFamily;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.state.FoldStep;
@@ -33,10 +34,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code kproxy render}, from objects or from a journal.
@@ -46,7 +49,10 @@ import picocli.CommandLine.Spec;
  * defaults) in {@code --mode}. The objects go through exactly the agent's path: observations, the
  * fold, the node projection and the backend's render, with an in-memory kernel port (nothing is
  * programmed). A bad object, or a bad field in one, is reported on standard error with its file
- * and reason while the rest render (exit 3); any installed backend's mode works.
+ * and reason while the rest render (exit 3); any installed backend's mode works. Without
+ * {@code --family} the output is the backend's whole ruleset text for reading (both families);
+ * with it, one family's {@link io.kproxy.backend.Plan#loadableText}, which loads into an empty
+ * network namespace as it is (docs/operations.md).
  *
  * <p>{@code --journal DIR --at TIME | --offset N}: the ruleset the node had programmed at a time
  * (the state of the last sync recorded by then), or the desired state at an offset, rebuilt from
@@ -81,6 +87,12 @@ final class RenderCommand implements Callable<Integer> {
     @Option(names = "--mode", paramLabel = "MODE",
             description = "The backend: nftables, or any other installed one (--journal: default the mode the node ran in).")
     String mode;
+
+    @Option(names = "--family", paramLabel = "ipv4|ipv6", converter = FamilyConverter.class,
+            description = "(--objects) Print one family's ruleset, loadable as it is into an empty network namespace: iptables-restore "
+                    + "(ipv4) or ip6tables-restore (ipv6) input with the jumps from the built-in chains, or that family's nftables table "
+                    + "for nft -f. Default: both families, for reading (iptables: without those jumps).")
+    IpFamily family;
 
     @Option(names = "--journal", paramLabel = "DIR", description = "A journal directory (read only; a copy is fine).")
     Path journal;
@@ -147,7 +159,8 @@ final class RenderCommand implements Callable<Integer> {
         FoldedState state = fold(cfg, nodeName, read.items(), problems);
         MemoryKernelPort nowhere = new MemoryKernelPort();
         try (Backend backend = provider.get().create(nowhere, nowhere)) {
-            out.print(backend.render(state.node()).rulesetText());
+            var plan = backend.render(state.node());
+            out.print(family == null ? plan.rulesetText() : plan.loadableText(family));
             out.flush();
         }
         problems.forEach(p -> err.println("kproxy render: skipped " + Terminal.text(p)));
@@ -156,8 +169,9 @@ final class RenderCommand implements Callable<Integer> {
     }
 
     private Integer fromJournal() {
-        if (objects != null || node != null || config != null) {
-            throw new ParameterException(spec.commandLine(), "--journal renders from the journal: --objects, --node and --config do not apply");
+        if (objects != null || node != null || config != null || family != null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--journal renders from the journal: --objects, --node, --config and --family do not apply");
         }
         if ((at == null) == (offset == null)) {
             throw new ParameterException(spec.commandLine(), "--journal needs exactly one of --at=TIME or --offset=N");
@@ -210,6 +224,18 @@ final class RenderCommand implements Callable<Integer> {
             state = state.apply(envelope(offset++, new SourceSynced(k, ""))).state();
         }
         return state;
+    }
+
+    /** {@code ipv4} or {@code ipv6}, as {@code kproxy render --family} spells them. */
+    static final class FamilyConverter implements ITypeConverter<IpFamily> {
+        @Override
+        public IpFamily convert(String value) {
+            return switch (value) {
+                case "ipv4" -> IpFamily.IPV4;
+                case "ipv6" -> IpFamily.IPV6;
+                default -> throw new TypeConversionException("expected ipv4 or ipv6");
+            };
+        }
     }
 
     private static Envelope envelope(long offset, io.kproxy.events.ClusterEvent event) {

@@ -25,7 +25,8 @@ import java.util.Optional;
  * The configuration {@code kproxy run} works with, resolved as upstream resolves it
  * ({@code cmd/kube-proxy/app/options.go}): with {@code --config}, the file alone (defaulted and
  * validated; every config-mapped flag ignored, with a warning); without it, the defaults with the
- * given flags on top, then validated. {@code --hostname-override} wins over the file; without
+ * given flags on top, then validated. {@code --hostname-override} wins over the file and is
+ * written into the configuration (upstream's {@code processHostnameOverrideFlag}); without
  * either, the node name is the host name, lower-cased and trimmed (upstream's
  * {@code nodeutil.GetHostname}). Pure except for reading the file and the host name.
  */
@@ -72,7 +73,13 @@ final class RunConfig {
         } else {
             config = fromFlags(given, available);
         }
-        String name = hostnameOverride.filter(s -> !s.isBlank()).orElse(config.hostnameOverride());
+        Optional<String> flag = hostnameOverride.map(s -> s.strip().toLowerCase(Locale.ROOT)).filter(s -> !s.isEmpty());
+        if (flag.isPresent()) {
+            // Upstream's processHostnameOverrideFlag (cmd/kube-proxy/app/options.go) writes the flag
+            // into the configuration, so --write-config-to and ConfigRecorded carry it too.
+            config = withHostnameOverride(config, flag.get(), available);
+        }
+        String name = config.hostnameOverride();
         if (name.isBlank()) {
             name = hostname();
         }
@@ -121,6 +128,15 @@ final class RunConfig {
         } catch (URISyntaxException e) {
             String shown = master.length() > 120 ? master.substring(0, 120) + "..." : master;
             throw new Refused("--master \"" + shown + "\": must be the API server's http or https URL (" + e.getReason() + ")");
+        }
+    }
+
+    /** {@code config} with the flag's name written in, validated again (the flag obeys the field's rules). */
+    private static ProxyConfig withHostnameOverride(ProxyConfig config, String name, Availability available) throws Refused {
+        try {
+            return Validator.requireValid(ConfigLoader.fromTree(ConfigLoader.toTree(config).with("hostnameOverride", Json.of(name))), available);
+        } catch (ConfigException e) {
+            throw new Refused(e.getMessage());
         }
     }
 

@@ -74,6 +74,24 @@ class RenderCommandTest {
         assertThat(r.out()).contains("*nat").contains("KUBE-SERVICES").contains("-A KUBE-SERVICES").contains("172.30.0.10");
     }
 
+    /** Issue 19, item 8: one family per output, with the jumps the agent ensures outside its restore text. */
+    @Test
+    void familySelectsOneLoadableFamily() {
+        Run v4 = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "iptables", "--family", "ipv4");
+        assertThat(v4.exit()).as(v4.err()).isEqualTo(3);
+        assertThat(v4.out()).startsWith("# kproxy iptables ruleset, IPv4: iptables-restore input").doesNotContain("# IPv6", "fd00:")
+                .contains("-A PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n", "172.30.0.10");
+        Run v6 = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "iptables", "--family", "ipv6");
+        assertThat(v6.out()).startsWith("# kproxy iptables ruleset, IPv6: ip6tables-restore input").doesNotContain("172.30.0.10", "127.0.0.0/8");
+        Run nft = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "nftables", "--family", "ipv6");
+        assertThat(nft.out()).startsWith("add table ip6 kube-proxy").doesNotContain("table ip kube-proxy");
+        // Without --family: both families, as before.
+        assertThat(run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "iptables").out()).startsWith("# IPv4\n")
+                .contains("# IPv6\n");
+        assertThat(run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "iptables", "--family", "inet").exit())
+                .isEqualTo(2);
+    }
+
     @Test
     void aModeWithoutAnInstalledBackendIsRefused() {
         Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "ipvs");

@@ -85,4 +85,21 @@ class RunConfigTest {
         assertThatThrownBy(() -> resolve(Optional.empty(), flags(), Optional.of("not a name!")))
                 .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("node name \"not a name!\"");
     }
+
+    /** Issue 19, item 9: the flag was used as the node name but left out of the written configuration. */
+    @Test
+    void writeConfigToCarriesTheHostnameOverrideFlag(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("written.yaml");
+        int code = new CommandLine(new RunCommand()).execute("--proxy-mode", "iptables", "--hostname-override", " Node-B ", "--write-config-to",
+                out.toString());
+        assertThat(code).isZero();
+        assertThat(Files.readString(out)).contains("hostnameOverride: node-b\n");
+        // With --config too: the flag wins over the file's value, in the configuration as well as in the node name.
+        Path file = dir.resolve("c.yaml");
+        Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nhostnameOverride: from-file\n");
+        RunConfig.Resolved r = resolve(Optional.of(file), flags(), Optional.of("From-Flag"));
+        assertThat(r.config().hostnameOverride()).isEqualTo("from-flag");
+        assertThat(r.node().value()).isEqualTo("from-flag");
+        assertThat(resolve(Optional.of(file), flags(), Optional.empty()).config().hostnameOverride()).isEqualTo("from-file");
+    }
 }

@@ -1,5 +1,6 @@
 package io.kproxy.backend;
 
+import io.kproxy.model.IpFamily;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -23,6 +24,16 @@ public interface Plan {
      * {@code nft -f} commands in a canonical order). What {@code kproxy render} prints.
      */
     String rulesetText();
+
+    /**
+     * One family's part of the ruleset as complete input for the backend's own load tool, such
+     * that loading it into an empty network namespace makes that namespace treat the family's
+     * packets as the agent's node does: everything the agent programs outside the restore or
+     * transaction text too (for iptables, the jumps from the built-in chains; for nftables,
+     * that family's table as it is). What {@code kproxy render --family} prints. Settings that
+     * are not rules (a sysctl) are named in comment lines of the text. Pure.
+     */
+    String loadableText(IpFamily family);
 
     /**
      * The {@code rulesetHash} of {@code SyncApplied}, and the only definition of it (the time-travel

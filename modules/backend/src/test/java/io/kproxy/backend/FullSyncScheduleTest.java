@@ -3,6 +3,7 @@ package io.kproxy.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.events.SyncKind;
+import io.kproxy.model.IpFamily;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -21,6 +22,11 @@ class FullSyncScheduleTest {
 
             @Override
             public String rulesetText() {
+                return "";
+            }
+
+            @Override
+            public String loadableText(IpFamily family) {
                 return "";
             }
 

@@ -41,6 +41,12 @@ final class FakeBackend implements Backend {
             return String.join("\n", lines);
         }
 
+        /** The fake has no families: its one text is every family's. */
+        @Override
+        public String loadableText(IpFamily family) {
+            return rulesetText();
+        }
+
         @Override
         public String rulesetHash() {
             return sha256(rulesetText());

@@ -2,6 +2,7 @@ package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.RulesetHash;
 import io.kproxy.backend.spi.MemoizedPlan;
+import io.kproxy.model.IpFamily;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -39,6 +40,8 @@ final class IptPlan extends MemoizedPlan {
      * on a full sync (filter then nat, services in service-port order), each opened by a
      * {@code # IPv4} / {@code # IPv6} comment line: feed the first section to
      * {@code iptables-restore --noflush} and the second to {@code ip6tables-restore --noflush}.
+     * Without the jumps from the built-in chains, which the agent ensures separately (as
+     * upstream); {@link #loadableText} has them.
      */
     @Override
     protected String computeRulesetText() {
@@ -46,6 +49,15 @@ final class IptPlan extends MemoizedPlan {
         RestoreWriter.canonical(b, v4);
         RestoreWriter.canonical(b, v6);
         return b.toString();
+    }
+
+    /**
+     * One family's {@code iptables-restore} / {@code ip6tables-restore} input with what the agent
+     * ensures outside its restore text ({@link Loadable}): loads into an empty namespace as it is.
+     */
+    @Override
+    public String loadableText(IpFamily family) {
+        return Loadable.text(family == IpFamily.IPV4 ? v4 : v6);
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.kproxy.backend.iptables;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -48,6 +51,22 @@ final class Jumps {
     /** kubelet's own jumps, which kube-proxy ensures too but never removes. */
     static final List<Jump> KUBELET = List.of(new Jump("filter", "INPUT", "-j KUBE-FIREWALL"), new Jump("filter", "OUTPUT", "-j KUBE-FIREWALL"));
 
+    /** The built-in chains in the order {@code iptables-save} prints them. */
+    private static final List<String> BUILTIN = List.of("PREROUTING", "INPUT", "FORWARD", "OUTPUT", "POSTROUTING");
+
     private Jumps() {
+    }
+
+    /**
+     * {@code table}'s jumps as a built-in chain holds them after upstream's prepends (ours, then
+     * kubelet's, each {@code -I chain 1}) into chains that held none: per chain the reverse of the
+     * insertion order, chains in {@code iptables-save}'s order. Written as {@code -A} lines they
+     * rebuild that order in an empty namespace.
+     */
+    static List<Jump> asInserted(String table) {
+        List<Jump> all = new ArrayList<>(OURS);
+        all.addAll(KUBELET);
+        Collections.reverse(all);
+        return all.stream().filter(j -> j.table().equals(table)).sorted(Comparator.comparingInt(j -> BUILTIN.indexOf(j.chain()))).toList();
     }
 }

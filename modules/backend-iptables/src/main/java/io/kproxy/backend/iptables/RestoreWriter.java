@@ -8,7 +8,8 @@ import java.util.List;
  * Writes {@code iptables-restore} input. Two layouts:
  * <ul>
  *   <li>{@link #canonical}: upstream's {@code iptablesData} of a full sync (one {@code *filter}
- *       and one {@code *nat} block), what {@code kproxy render} prints;</li>
+ *       and one {@code *nat} block), what {@code kproxy render} prints ({@link Loadable} adds
+ *       what the agent ensures around it through {@link #tables});</li>
  *   <li>{@link #transaction}: what a sync applies. The same lines in blocks a tool can run one
  *       after the other: the masquerade mark chain first (the service chains jump to it), the
  *       services' own chains in blocks of whole services (never more than
@@ -28,9 +29,31 @@ final class RestoreWriter {
 
     static void canonical(StringBuilder b, FamilyPlan p) {
         b.append(p.fam().header()).append('\n');
+        tables(b, p, Extra.NONE, Extra.NONE);
+    }
+
+    /**
+     * Lines a table block holds besides upstream's restore data ({@link Loadable}).
+     *
+     * @param chains chains declared after ours
+     * @param rules  rules written before ours (the jumps from the built-in chains)
+     */
+    record Extra(List<String> chains, List<String> rules) {
+        static final Extra NONE = new Extra(List.of(), List.of());
+
+        Extra {
+            chains = List.copyOf(chains);
+            rules = List.copyOf(rules);
+        }
+    }
+
+    /** The {@code *filter} and {@code *nat} blocks of {@link #canonical}, each with its {@link Extra} lines. */
+    static void tables(StringBuilder b, FamilyPlan p, Extra filter, Extra nat) {
         TopLevel t = p.top();
         b.append("*filter\n");
         t.filterChains().forEach(c -> line(b, Words.chainLine(c)));
+        filter.chains().forEach(c -> line(b, Words.chainLine(c)));
+        filter.rules().forEach(l -> line(b, l));
         t.filterHead().forEach(l -> line(b, l));
         for (PortFragment fr : p.fragments().values()) {
             fr.filter().forEach(l -> line(b, l));
@@ -41,6 +64,8 @@ final class RestoreWriter {
         for (PortFragment fr : p.fragments().values()) {
             fr.chains().forEach(c -> line(b, Words.chainLine(c)));
         }
+        nat.chains().forEach(c -> line(b, Words.chainLine(c)));
+        nat.rules().forEach(l -> line(b, l));
         t.natHead().forEach(l -> line(b, l));
         for (PortFragment fr : p.fragments().values()) {
             fr.natTop().forEach(l -> line(b, l));

@@ -8,6 +8,7 @@ import static io.kproxy.testkit.netns.Flow.udp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.KernelException;
+import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.testkit.PacketWorld;
 import io.kproxy.backend.testkit.States;
@@ -16,6 +17,7 @@ import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.EchoServer;
 import io.kproxy.testkit.netns.Flow;
@@ -30,7 +32,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Real packets through the rules the iptables backend programs into a test node namespace: the
@@ -47,17 +51,36 @@ import org.junit.jupiter.params.provider.EnumSource;
  * </ul>
  * Then the masqueradeAll, detector and iptables-legacy variants, and the repair path: a firewall
  * reload removes our rules and the canary, and the next (full) sync restores them.
+ *
+ * <p>Every table but the repair path runs twice ({@link Load}): programmed by the backend's
+ * apply, and loaded from what {@code kproxy render --mode iptables --family ipv4|ipv6} prints
+ * ({@code Plan.loadableText}, rendered offline as the command does) with a plain
+ * {@code iptables-restore} / {@code ip6tables-restore} into the emptied node namespace.
  */
 class IptPacketFlowIT {
 
     static final int TIMEOUT = 1200;
     static Topology topo;
     static IptablesBackend backend;
-    static Variant variant;
+    /** How and with which variant the node namespace was last programmed ("" when empty). */
+    static String programmed = "";
+
+    /** How a table's ruleset gets into the node namespace. */
+    enum Load {
+        /** The backend's render, diff and apply, as the agent does. */
+        APPLY,
+        /** {@code iptables-restore} of the render command's per-family text, nothing else. */
+        RENDER
+    }
+
+    static Stream<Arguments> loadsAndFamilies() {
+        return Stream.of(Load.values()).flatMap(l -> Stream.of(IpFamily.values()).map(f -> Arguments.of(l, f)));
+    }
 
     @BeforeAll
     static void setUp() {
-        KernelTests.require("ip", "iptables-nft-restore", "iptables-legacy-restore", "ip6tables-nft-restore", "conntrack", "sysctl");
+        KernelTests.require("ip", "iptables-nft-restore", "iptables-legacy-restore", "ip6tables-nft-restore", "ip6tables-legacy-restore", "nft",
+                "conntrack", "sysctl");
         topo = Topology.create();
     }
 
@@ -72,16 +95,61 @@ class IptPacketFlowIT {
     }
 
     static void program(Variant v, NodeState state) throws KernelException {
-        if (backend != null && variant != v) {
-            backend.cleanup();
-            backend.close();
-            backend = null;
+        program(Load.APPLY, v, state);
+    }
+
+    static void program(Load load, Variant v, NodeState state) throws KernelException {
+        if (load == Load.RENDER || !programmed.equals(load + " " + v)) {
+            if (backend != null) {
+                backend.close();
+                backend = null;
+            }
+            empty(topo.ns("node"));
+        }
+        programmed = load + " " + v;
+        if (load == Load.RENDER) {
+            loadRendered(topo.ns("node"), v, state);
+            return;
         }
         if (backend == null) {
             backend = IptablesProvider.create(new Proc(Optional.of(topo.ns("node").name()), Duration.ofMinutes(1)), v, "test");
-            variant = v;
         }
         backend.apply(backend.diff(Optional.empty(), backend.render(state), SyncOptions.at(Instant.now())));
+    }
+
+    /** No rule, no chain of either variant, route_localnet off: what a fresh namespace has. */
+    static void empty(NetNs node) {
+        // iptables-nft's tables are nftables tables.
+        node.exec("nft", "flush", "ruleset");
+        for (Fam f : List.of(Fam.V4, Fam.V6)) {
+            // A restore without --noflush flushes every chain of the tables it names and deletes the user-defined ones.
+            node.execWithInput("*filter\nCOMMIT\n*nat\nCOMMIT\n*mangle\nCOMMIT\n", Variant.LEGACY.tool(f, "restore"));
+            for (Variant v : Variant.values()) {
+                assertThat(node.exec(v.tool(f, "save")).lines().filter(l -> l.startsWith("-A ") || l.startsWith(":KUBE-")))
+                        .as("%s %s emptied", v, f.family()).isEmpty();
+            }
+        }
+        node.exec("sysctl", "-q", "-w", "net.ipv4.conf.all.route_localnet=0");
+    }
+
+    /**
+     * What an operator does with {@code kproxy render --mode iptables --family F}: the text of an
+     * offline backend (an in-memory kernel port, as the command), fed to a plain restore of the
+     * family's tool, and the sysctl its comment line names.
+     */
+    static void loadRendered(NetNs node, Variant v, NodeState state) {
+        MemoryKernelPort nowhere = new MemoryKernelPort();
+        try (var offline = new IptablesProvider().create(nowhere, nowhere)) {
+            var plan = offline.render(state);
+            for (Fam f : List.of(Fam.V4, Fam.V6)) {
+                String text = plan.loadableText(f.family());
+                node.execWithInput(text, v.tool(f, "restore"));
+                text.lines().filter(l -> l.startsWith("# needs: sysctl ")).forEach(l -> {
+                    String[] cmd = l.substring("# needs: ".length()).split(" \\(", 2)[0].split(" ");
+                    node.exec(cmd);
+                });
+            }
+        }
     }
 
     static List<Flow> defaultFlows(Addr a) {
@@ -130,9 +198,9 @@ class IptPacketFlowIT {
     }
 
     @ParameterizedTest
-    @EnumSource(IpFamily.class)
-    void defaultSettings(IpFamily family) throws KernelException {
-        program(Variant.NFT, IptStates.state(PacketWorld.services()));
+    @MethodSource("loadsAndFamilies")
+    void defaultSettings(Load load, IpFamily family) throws KernelException {
+        program(load, Variant.NFT, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(family);
         defaultFlows(a).forEach(f -> f.check(topo, a, TIMEOUT));
         // Session affinity (the recent match): one client keeps its backend.
@@ -144,22 +212,23 @@ class IptPacketFlowIT {
         }
     }
 
-    @Test
-    void iptablesLegacyServesTheSameTable() throws KernelException {
-        program(Variant.LEGACY, IptStates.state(PacketWorld.services()));
+    @ParameterizedTest
+    @EnumSource(Load.class)
+    void iptablesLegacyServesTheSameTable(Load load) throws KernelException {
+        program(load, Variant.LEGACY, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(IpFamily.IPV4);
         defaultFlows(a).forEach(f -> f.check(topo, a, TIMEOUT));
     }
 
     @ParameterizedTest
-    @EnumSource(IpFamily.class)
-    void masqueradeAllPrimaryNodePortsNoLocalhost(IpFamily family) throws KernelException {
+    @MethodSource("loadsAndFamilies")
+    void masqueradeAllPrimaryNodePortsNoLocalhost(Load load, IpFamily family) throws KernelException {
         States.NodeSpec node = IptStates.node();
         node.masqueradeAll = true;
         node.localhostNodePorts = false;
         node.v4NodePorts = new NodePortAddresses.Cidrs(List.of(States.cidr("192.168.0.2/32")));
         node.v6NodePorts = new NodePortAddresses.Cidrs(List.of(States.cidr("fd00:192::2/128")));
-        program(Variant.NFT, node.state(PacketWorld.services()));
+        program(load, Variant.NFT, node.state(PacketWorld.services()));
         Addr a = new Addr(family);
         Stream.of(tcp("masqueradeAll: pod to cluster IP masqueraded", "pod2", a.cip(11), 80, reaches(Flow.Masq.YES, "pod1")),
                 tcp("NodePort on the primary IP", "ext", a.node(), 30010, reaches(Flow.Masq.YES, "pod1", "rpod")),
@@ -169,29 +238,30 @@ class IptPacketFlowIT {
     }
 
     @ParameterizedTest
-    @EnumSource(IpFamily.class)
-    void detectors(IpFamily family) throws KernelException {
+    @MethodSource("loadsAndFamilies")
+    void detectors(Load load, IpFamily family) throws KernelException {
         Addr a = new Addr(family);
         States.NodeSpec none = IptStates.node();
         none.v4Detector = new LocalDetector.None();
         none.v6Detector = new LocalDetector.None();
-        program(Variant.NFT, none.state(PacketWorld.services()));
+        program(load, Variant.NFT, none.state(PacketWorld.services()));
         Stream.of(tcp("no detector: pod to eTP Local LB gets local endpoints only", "pod2", a.lb(13), 80, reaches(Flow.Masq.NO, "pod1")),
                 tcp("no detector: cluster IP never masqueraded", "ext", a.cip(11), 80, reaches(Flow.Masq.NO, "pod1")))
                 .forEach(f -> f.check(topo, a, TIMEOUT));
         States.NodeSpec bridge = IptStates.node();
         bridge.v4Detector = new LocalDetector.BridgeInterface("kbr0");
         bridge.v6Detector = new LocalDetector.BridgeInterface("kbr0");
-        program(Variant.NFT, bridge.state(PacketWorld.services()));
+        program(load, Variant.NFT, bridge.state(PacketWorld.services()));
         Stream.of(tcp("bridge detector: pod traffic not masqueraded", "pod2", a.cip(11), 80, reaches(Flow.Masq.NO, "pod1")),
                 tcp("bridge detector: external traffic masqueraded", "ext", a.cip(11), 80, reaches(Flow.Masq.YES, "pod1")),
                 tcp("bridge detector: pod short-circuit to eTP Local LB", "pod2", a.lb(13), 80, reaches(Flow.Masq.NO, "pod1", "rpod")))
                 .forEach(f -> f.check(topo, a, TIMEOUT));
     }
 
-    @Test
-    void healthCheckNodePortAndForwardAcceptWithDropPolicies() throws KernelException {
-        program(Variant.NFT, IptStates.state(PacketWorld.services()));
+    @ParameterizedTest
+    @EnumSource(Load.class)
+    void healthCheckNodePortAndForwardAcceptWithDropPolicies(Load load) throws KernelException {
+        program(load, Variant.NFT, IptStates.state(PacketWorld.services()));
         Addr a = new Addr(IpFamily.IPV4);
         String tool = Variant.NFT.tool(Fam.V4, "");
         try (EchoServer hc = EchoServer.start(topo.executor("node"), "node", 32013, 32014)) {

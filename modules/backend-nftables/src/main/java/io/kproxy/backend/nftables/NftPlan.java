@@ -2,6 +2,7 @@ package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.RulesetHash;
 import io.kproxy.backend.spi.MemoizedPlan;
+import io.kproxy.model.IpFamily;
 import io.kproxy.state.PersistentMap;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +68,19 @@ final class NftPlan extends MemoizedPlan {
         write(out, v4, true);
         out.blank();
         write(out, v6, true);
+        return out.text();
+    }
+
+    /**
+     * The family's table alone ({@code table ip kube-proxy} or {@code table ip6 kube-proxy}),
+     * as in {@link #rulesetText()}: nftables hooks its base chains itself, so the table is all
+     * the agent programs for the family and loads with {@code nft -f} as it is.
+     */
+    @Override
+    public String loadableText(IpFamily family) {
+        FamilyPlan plan = family == IpFamily.IPV4 ? v4 : v6;
+        Commands out = new Commands();
+        write(out, plan, true);
         return out.text();
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.testkit.States;
 import io.kproxy.backend.testkit.UpstreamScenarios;
+import io.kproxy.model.IpFamily;
 import io.kproxy.state.LocalDetector;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
@@ -78,6 +79,17 @@ class RenderGoldenTest {
     @Test
     void upstreamOverallScenario() {
         Golden.assertMatches("nftables/overall.nft", PlanRenderer.render(NftStates.state(UpstreamScenarios.overall())).rulesetText());
+    }
+
+    /** {@code render --family}: each family's table alone, exactly its part of the whole text (issue 19, item 8). */
+    @Test
+    void theLoadableTextOfAFamilyIsThatFamilysTable() {
+        NftPlan plan = PlanRenderer.render(NftStates.state(UpstreamScenarios.overall()));
+        String v4 = plan.loadableText(IpFamily.IPV4);
+        String v6 = plan.loadableText(IpFamily.IPV6);
+        assertThat(v4).startsWith("add table ip kube-proxy").doesNotContain(" ip6 ");
+        assertThat(v6).startsWith("add table ip6 kube-proxy").doesNotContain("add table ip kube-proxy");
+        assertThat(v4 + "\n" + v6).isEqualTo(plan.rulesetText());
     }
 
     static List<ServicePortState> featureScenario() {
