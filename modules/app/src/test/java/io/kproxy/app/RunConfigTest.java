@@ -83,7 +83,8 @@ class RunConfigTest {
     @Test
     void anInvalidNodeNameIsRefused() {
         assertThatThrownBy(() -> resolve(Optional.empty(), flags(), Optional.of("not a name!")))
-                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("node name \"not a name!\"");
+                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("hostnameOverride: must be a valid node name")
+                .hasMessageContaining("\"not a name!\"");
     }
 
     /** Issue 19, item 9: the flag was used as the node name but left out of the written configuration. */
