@@ -55,6 +55,37 @@ public final class KubeObjects {
         }
     }
 
+    /**
+     * A DNS-1123 subdomain, as the API server requires of a cluster-scoped object's name: dot
+     * separated labels of lower-case alphanumerics and '-', each starting and ending with an
+     * alphanumeric, 253 characters at most.
+     */
+    static String requireSubdomain(String field, String value) {
+        if (value == null || value.isEmpty() || value.length() > 253) {
+            throw new InvalidValueException(field, value == null ? "null" : value, "must be a DNS-1123 subdomain of 1 to 253 characters");
+        }
+        for (String label : value.split("\\.", -1)) {
+            if (!isLabel(label)) {
+                throw new InvalidValueException(field, value,
+                        "must consist of lower case alphanumeric characters, '-' or '.', and start and end with an alphanumeric character");
+            }
+        }
+        return value;
+    }
+
+    private static boolean isLabel(String s) {
+        if (s.isEmpty() || s.length() > 63 || s.charAt(0) == '-' || s.charAt(s.length() - 1) == '-') {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static String requireText(String field, String value) {
         if (value == null) {
             throw new InvalidValueException(field, "null", "must not be null (use \"\" for unknown)");
