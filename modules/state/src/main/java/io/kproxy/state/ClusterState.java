@@ -22,7 +22,7 @@ import java.util.Set;
 public final class ClusterState {
 
     private static final ClusterState EMPTY = new ClusterState(ProxySettings.DEFAULT, -1, NodeSpec.UNSEEN, false, false, false,
-            PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), null);
+            PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), false, null);
 
     final ProxySettings settings;
     final long configOffset;
@@ -35,13 +35,15 @@ public final class ClusterState {
     final PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService;
     /** The ServiceCIDRs by name; their ranges replace the configured ones while any is held ({@link ServiceRanges}). */
     final PersistentMap<String, ServiceCidrSpec> serviceCidrs;
+    /** ServiceCIDRs have completed a list; never a barrier for programming (see {@link #serviceCidrsSynced()}). */
+    final boolean serviceCidrsSynced;
     /** The pin in force; null while the dataplane follows the live state (read through {@link #pin()}). */
     final Pin pin;
 
     ClusterState(ProxySettings settings, long configOffset, NodeSpec node, boolean servicesSynced, boolean slicesSynced,
             boolean nodesSynced, PersistentMap<ServiceRef, ServiceSpec> services, PersistentMap<EndpointSliceRef, SliceSpec> slices,
             PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService,
-            PersistentMap<String, ServiceCidrSpec> serviceCidrs, Pin pin) {
+            PersistentMap<String, ServiceCidrSpec> serviceCidrs, boolean serviceCidrsSynced, Pin pin) {
         this.settings = Objects.requireNonNull(settings);
         this.configOffset = configOffset;
         this.node = Objects.requireNonNull(node);
@@ -52,6 +54,7 @@ public final class ClusterState {
         this.slices = Objects.requireNonNull(slices);
         this.slicesByService = Objects.requireNonNull(slicesByService);
         this.serviceCidrs = Objects.requireNonNull(serviceCidrs);
+        this.serviceCidrsSynced = serviceCidrsSynced;
         this.pin = pin;
     }
 
@@ -78,6 +81,15 @@ public final class ClusterState {
     /** The Node informer has completed an initial list (or a relist). */
     public boolean nodeSynced() {
         return nodesSynced;
+    }
+
+    /**
+     * ServiceCIDRs have completed a list (or a relist). Unlike the other barriers this one holds
+     * nothing back: an API server that does not serve ServiceCIDRs never lists them, and the
+     * configured service ranges are in force until a ServiceCIDR is held.
+     */
+    public boolean serviceCidrsSynced() {
+        return serviceCidrsSynced;
     }
 
     /** Every Service known, skipped ones included, in key order. */
@@ -145,7 +157,7 @@ public final class ClusterState {
     ClusterState withPin(Pin newPin) {
         return Objects.equals(newPin, pin) ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                        slicesByService, serviceCidrs, newPin);
+                        slicesByService, serviceCidrs, serviceCidrsSynced, newPin);
     }
 
     /** Whether {@code other} holds the very same parts as this state, the pin aside (identity, O(1)). */
@@ -153,17 +165,17 @@ public final class ClusterState {
         return settings == other.settings && configOffset == other.configOffset && node == other.node
                 && servicesSynced == other.servicesSynced && slicesSynced == other.slicesSynced && nodesSynced == other.nodesSynced
                 && services == other.services && slices == other.slices && slicesByService == other.slicesByService
-                && serviceCidrs == other.serviceCidrs;
+                && serviceCidrs == other.serviceCidrs && serviceCidrsSynced == other.serviceCidrsSynced;
     }
 
     ClusterState withSettings(ProxySettings newSettings, long newConfigOffset, NodeSpec newNode) {
         return new ClusterState(newSettings, newConfigOffset, newNode, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                slicesByService, serviceCidrs, pin);
+                slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withNode(NodeSpec newNode) {
         return new ClusterState(settings, configOffset, newNode, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                slicesByService, serviceCidrs, pin);
+                slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withSynced(boolean newServicesSynced, boolean newSlicesSynced, boolean newNodesSynced) {
@@ -171,26 +183,32 @@ public final class ClusterState {
             return this;
         }
         return new ClusterState(settings, configOffset, node, newServicesSynced, newSlicesSynced, newNodesSynced, services, slices,
-                slicesByService, serviceCidrs, pin);
+                slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withServices(PersistentMap<ServiceRef, ServiceSpec> newServices) {
         return newServices == services ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, newServices, slices,
-                        slicesByService, serviceCidrs, pin);
+                        slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withSlices(PersistentMap<EndpointSliceRef, SliceSpec> newSlices,
             PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> newByService) {
         return newSlices == slices && newByService == slicesByService ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, newSlices,
-                        newByService, serviceCidrs, pin);
+                        newByService, serviceCidrs, serviceCidrsSynced, pin);
+    }
+
+    ClusterState withServiceCidrsSynced() {
+        return serviceCidrsSynced ? this
+                : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
+                        slicesByService, serviceCidrs, true, pin);
     }
 
     ClusterState withServiceCidrs(PersistentMap<String, ServiceCidrSpec> newServiceCidrs) {
         return newServiceCidrs == serviceCidrs ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                        slicesByService, newServiceCidrs, pin);
+                        slicesByService, newServiceCidrs, serviceCidrsSynced, pin);
     }
 
     /**
@@ -219,7 +237,7 @@ public final class ClusterState {
         return o instanceof ClusterState c && configOffset == c.configOffset && servicesSynced == c.servicesSynced
                 && slicesSynced == c.slicesSynced && nodesSynced == c.nodesSynced && settings.equals(c.settings) && node.equals(c.node)
                 && services.equals(c.services) && slices.equals(c.slices) && slicesByService.equals(c.slicesByService)
-                && serviceCidrs.equals(c.serviceCidrs) && Objects.equals(pin, c.pin);
+                && serviceCidrs.equals(c.serviceCidrs) && serviceCidrsSynced == c.serviceCidrsSynced && Objects.equals(pin, c.pin);
     }
 
     @Override

@@ -133,9 +133,10 @@ final class Folder {
             case SERVICE -> c.withSynced(true, c.slicesSynced, c.nodesSynced);
             case ENDPOINT_SLICE -> c.withSynced(c.servicesSynced, true, c.nodesSynced);
             case NODE -> c.withSynced(c.servicesSynced, c.slicesSynced, true);
-            // Never a barrier for programming: the API server may not serve ServiceCIDRs, and
-            // until the fold holds one the configured ranges are in force (ServiceRanges).
-            case SERVICE_CIDR -> c;
+            // Never a barrier for programming (NodeState.synced): the API server may not serve
+            // ServiceCIDRs, and until the fold holds one the configured ranges are in force
+            // (ServiceRanges). Kept for the source's restart without noise.
+            case SERVICE_CIDR -> c.withServiceCidrsSynced();
         };
     }
 

@@ -23,8 +23,9 @@ import java.util.zip.CRC32C;
  *   <li>2 — the dataplane pin after the sync barriers: a presence byte (0 or 1), then
  *       {@code toOffset} (long), the pin record's offset (long) and the reason (string). A
  *       version-1 snapshot decodes with no pin (version 1 was written before pins were folded).</li>
- *   <li>3 — the ServiceCIDRs after the slices: a count, then per ServiceCIDR its name (string),
- *       origin and ranges. Versions 1 and 2 decode with none (they were written before
+ *   <li>3 — the ServiceCIDRs after the slices: whether they have synced (boolean), a count,
+ *       then per ServiceCIDR its name (string), origin and ranges. Versions 1 and 2 decode with
+ *       none, not synced (they were written before
  *       ServiceCIDRs were folded, so the configured ranges were in force, as they are then).</li>
  * </ul>
  */
@@ -62,6 +63,7 @@ final class SnapshotCodec {
             for (SliceSpec s : c.slices.values()) {
                 w.slice(s);
             }
+            out.writeBoolean(c.serviceCidrsSynced);
             out.writeInt(c.serviceCidrs.size());
             for (ServiceCidrSpec s : c.serviceCidrs.values()) {
                 w.serviceCidr(s);
@@ -127,6 +129,7 @@ final class SnapshotCodec {
                         .plus(s.ref(), s));
             }
             PersistentMap<String, ServiceCidrSpec> serviceCidrs = PersistentMap.empty();
+            boolean serviceCidrsSynced = version >= VERSION && in.readBoolean();
             int cidrCount = version >= VERSION ? r.count() : 0;
             for (int i = 0; i < cidrCount; i++) {
                 ServiceCidrSpec s = r.serviceCidr();
@@ -139,7 +142,7 @@ final class SnapshotCodec {
                 throw new SnapshotDecodeException("duplicate keys in snapshot");
             }
             return new Decoded(new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                    byService, serviceCidrs, pin), offset);
+                    byService, serviceCidrs, serviceCidrsSynced, pin), offset);
         } catch (IOException e) {
             throw new SnapshotDecodeException("truncated snapshot", e);
         } catch (IllegalArgumentException | IllegalStateException | NullPointerException e) {

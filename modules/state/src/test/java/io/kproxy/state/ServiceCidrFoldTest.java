@@ -84,6 +84,7 @@ class ServiceCidrFoldTest {
         FoldedState s = Logs.fold(Logs.synced(CONFIGURED).then(ServiceCidrFixture.serviceCidr("kubernetes", "10.96.0.0/16").observed(),
                 ServiceCidrFixture.serviceCidr("extra", "10.200.0.0/24").observed()));
         FoldStep relisted = Logs.step(s, new SourceRelisted(ResourceKind.SERVICE_CIDR, "9", Set.of("kubernetes")));
+        assertThat(relisted.state().cluster().serviceCidrsSynced()).as("a relist is a sync barrier too").isTrue();
         assertThat(relisted.state().cluster().serviceCidrOrigins()).containsOnlyKeys("kubernetes");
         assertThat(ranges(relisted.state())).containsExactly("10.96.0.0/16");
         FoldStep none = Logs.step(relisted.state(), new SourceRelisted(ResourceKind.SERVICE_CIDR, "10", Set.of()));
@@ -98,8 +99,12 @@ class ServiceCidrFoldTest {
         FoldedState s = Logs.fold(io.kproxy.testkit.EventSequence.create().config(Logs.NODE, CONFIGURED)
                 .then(new SourceSynced(ResourceKind.SERVICE, "1"), new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1")));
         assertThat(s.node().synced()).as("synced without any ServiceCIDR barrier").isTrue();
+        assertThat(s.cluster().serviceCidrsSynced()).isFalse();
         FoldStep barrier = Logs.step(s, new SourceSynced(ResourceKind.SERVICE_CIDR, "2"));
-        assertThat(barrier.state().cluster()).isSameAs(s.cluster());
+        assertThat(barrier.state().cluster().serviceCidrsSynced()).isTrue();
+        assertThat(barrier.delta()).isEqualTo(StateDelta.EMPTY);
+        assertThat(barrier.state().node()).isEqualTo(s.node());
+        assertThat(FoldedState.fromSnapshot(barrier.state().toSnapshot()).cluster().serviceCidrsSynced()).isTrue();
         assertThat(ranges(barrier.state())).as("a synced, empty list keeps the configured ranges").containsExactly("172.30.0.0/16",
                 "fd00:172:30::/112");
     }
