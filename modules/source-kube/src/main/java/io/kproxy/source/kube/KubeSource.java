@@ -180,7 +180,7 @@ public final class KubeSource implements AutoCloseable {
     /**
      * Completes once every kind's first list in this process is durable in the log (whether or
      * not it needed to append anything), ServiceCIDRs excepted when the API server does not serve
-     * them (a 404; see {@link KindSpec#optional()}). Never completes if the source fails first.
+     * them (a 404) or refuses them to this user (a 403; see {@link KindSpec#optional()}). Never completes if the source fails first.
      */
     public CompletableFuture<Void> synced() {
         return synced.copy();

@@ -48,6 +48,7 @@ final class ScriptedApiServer implements AutoCloseable {
     private final Map<String, Boolean> plainGone = new ConcurrentHashMap<>();
     private final Map<String, Boolean> goneNext = new ConcurrentHashMap<>();
     private final Map<String, Boolean> unserved = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> forbidden = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> notFound = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> pagedLists = new ConcurrentHashMap<>();
     private final List<TrackedWatch> watches = new CopyOnWriteArrayList<>();
@@ -141,6 +142,11 @@ final class ScriptedApiServer implements AutoCloseable {
         unserved.put(resource, on);
     }
 
+    /** While on, every request on {@code resource} is answered 403 Forbidden (RBAC without it). */
+    public void forbid(String resource, boolean on) {
+        forbidden.put(resource, on);
+    }
+
     /** Requests on {@code resource} answered 404 by {@link #unserve}. */
     public int notFoundAnswers(String resource) {
         return notFound.computeIfAbsent(resource, k -> new AtomicInteger()).get();
@@ -192,6 +198,11 @@ final class ScriptedApiServer implements AutoCloseable {
                 return new MockResponse().setResponseCode(404).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
                         + "\"status\":\"Failure\",\"message\":\"the server could not find the requested resource\","
                         + "\"reason\":\"NotFound\",\"details\":{},\"code\":404}");
+            }
+            if (forbidden.getOrDefault(resource, false)) {
+                return new MockResponse().setResponseCode(403).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                        + "\"status\":\"Failure\",\"message\":\"" + resource + " is forbidden: User \\\"system:serviceaccount:kube-system:kproxy\\\" "
+                        + "cannot list resource \\\"" + resource + "\\\"\",\"reason\":\"Forbidden\",\"details\":{},\"code\":403}");
             }
             if (get && query.contains("watch=true")) {
                 if (plainGone.getOrDefault(resource, false)) {

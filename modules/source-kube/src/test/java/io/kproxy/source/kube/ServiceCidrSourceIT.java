@@ -104,4 +104,20 @@ class ServiceCidrSourceIT {
                 "synced SERVICE_CIDR");
         assertThat(logs.lines()).anyMatch(l -> l.startsWith("INFO") && l.contains("decision=kind-served kind=SERVICE_CIDR"));
     }
+
+    @Test
+    void aMissingPermissionIsWarnedOnceAndHoldsNothingBack() throws Exception {
+        api.forbid("servicecidrs", true);
+        Kube.create(api.client(), Kube.service("web", "10.96.0.10", Map.of()));
+
+        source = KubeSource.create(TestSources.options(api), log, KnownObjects.empty());
+        source.start();
+        source.synced().get(30, TimeUnit.SECONDS);
+
+        assertThat(LogView.of(log, ResourceKind.SERVICE, 0)).containsExactly("observed ns1/web", "synced SERVICE");
+        Thread.sleep(1_500); // several retries
+        assertThat(logs.warnings("kind=SERVICE_CIDR")).singleElement()
+                .satisfies(w -> assertThat(w).contains("reason=http-403").contains("cannot list resource"));
+        assertThat(logs.warnings("")).hasSize(1);
+    }
 }

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * answers 404 is said once at INFO with what the node does instead, marks the kind
  * {@link #settled() settled} so that it holds no sync back, and is retried quietly (DEBUG) with
  * fabric8's backoff: an API server upgraded later is picked up without a restart, and its first
- * list is logged at INFO. Thread-safe.
+ * list is logged at INFO. A 403 for such a kind (RBAC from before it was watched) is warned
+ * about like any 403 and settles the kind too. Thread-safe.
  */
 public final class KindWatch<T extends RawObject> implements WatchedKind {
 
@@ -66,7 +67,8 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
 
     /**
      * Completes when the kind's first list in this process is durable in the log or, for an
-     * optional kind, when the API server has answered that it does not serve it (404).
+     * optional kind, when the API server has answered that it does not serve it (404) or not to
+     * this user (403).
      */
     public CompletableFuture<Void> settled() {
         if (!spec.optional()) {
@@ -118,6 +120,11 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
             }
             stats.error(spec.kind() + " list/watch failed (" + failure.reason() + "): " + failure.detail());
             failed(failure, started);
+            if (spec.optional() && failure.reason().equals("http-403")) {
+                // Permission missing (an older deploy/rbac.yaml): warned above, retried; the node
+                // keeps its fallback meanwhile, so the kind holds no sync back either.
+                absent.complete(null);
+            }
             return true;
         });
         next.addEventHandler(new Handler(generation));
