@@ -17,7 +17,9 @@ import java.util.List;
  *                              {@code networking.k8s.io/v1} ServiceCIDR objects' ranges when
  *                              the fold holds any, else the configured
  *                              {@code kproxy.serviceCIDRs}; nftables drops traffic to
- *                              unallocated addresses inside them
+ *                              unallocated addresses inside them (iptables and ipvs ignore
+ *                              them, as upstream's {@code OnServiceCIDRsChanged} is a no-op
+ *                              there)
  */
 public record DataplaneSettings(
         String mode,
