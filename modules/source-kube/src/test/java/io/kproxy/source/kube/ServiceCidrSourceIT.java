@@ -65,6 +65,14 @@ class ServiceCidrSourceIT {
         assertThat(LogView.of(log, ResourceKind.SERVICE_CIDR, mark)).containsExactly("observed extra-v4 [10.201.0.0/24]",
                 "deleted kubernetes");
         assertThat(logs.lines()).noneMatch(l -> l.contains("kind-not-served"));
+
+        // A restart that finds what the log holds appends nothing for ServiceCIDRs either.
+        source.close();
+        long end = log.nextOffset();
+        source = KubeSource.create(TestSources.options(api), log, LogScan.read(log));
+        source.start();
+        source.synced().get(30, TimeUnit.SECONDS);
+        assertThat(LogView.all(log, end)).isEmpty();
     }
 
     @Test
