@@ -4,6 +4,7 @@ import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
@@ -26,8 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the log already holds, for the source's restart without noise, taken from the engine's
- * folded state (which survives retention through snapshots): every Service, every EndpointSlice
- * and this node's Node, each fingerprinted from the record that last set it (the fold keeps its
+ * folded state (which survives retention through snapshots): every Service, every EndpointSlice,
+ * this node's Node and every ServiceCIDR, each fingerprinted from the record that last set it (the fold keeps its
  * offset). Those records are read in one forward sweep, in pages, so that the objects of one
  * initial list (consecutive records) cost one read per page. An object whose record retention
  * removed, or one the fold does not keep (a slice without the {@code kubernetes.io/service-name}
@@ -54,6 +55,9 @@ final class KnownObjectsFromState {
             wanted.put(s.getValue().offset(), new Wanted(ResourceKind.ENDPOINT_SLICE, s.getKey().toString()));
         }
         cluster.nodeOrigin().ifPresent(o -> wanted.put(o.offset(), new Wanted(ResourceKind.NODE, cluster.nodeName())));
+        for (Map.Entry<String, Origin> c : cluster.serviceCidrOrigins().entrySet()) {
+            wanted.put(c.getValue().offset(), new Wanted(ResourceKind.SERVICE_CIDR, c.getKey()));
+        }
 
         Map<ResourceKind, Map<String, ObjectFingerprint>> objects = new EnumMap<>(ResourceKind.class);
         for (ResourceKind k : ResourceKind.values()) {
@@ -87,8 +91,12 @@ final class KnownObjectsFromState {
         if (cluster.nodeSynced()) {
             synced.add(ResourceKind.NODE);
         }
-        LOG.info("decision=known-objects services={} slices={} node={} unreadable={}", objects.get(ResourceKind.SERVICE).size(),
-                objects.get(ResourceKind.ENDPOINT_SLICE).size(), objects.get(ResourceKind.NODE).size(), unreadable);
+        if (cluster.serviceCidrsSynced()) {
+            synced.add(ResourceKind.SERVICE_CIDR);
+        }
+        LOG.info("decision=known-objects services={} slices={} node={} service_cidrs={} unreadable={}",
+                objects.get(ResourceKind.SERVICE).size(), objects.get(ResourceKind.ENDPOINT_SLICE).size(),
+                objects.get(ResourceKind.NODE).size(), objects.get(ResourceKind.SERVICE_CIDR).size(), unreadable);
         return KnownObjects.of(objects, synced);
     }
 
@@ -115,6 +123,9 @@ final class KnownObjectsFromState {
         }
         if (e.event() instanceof EndpointSliceObserved s) {
             return s.object();
+        }
+        if (e.event() instanceof ServiceCIDRObserved c) {
+            return c.object();
         }
         return e.event() instanceof NodeObserved n ? n.object() : null;
     }

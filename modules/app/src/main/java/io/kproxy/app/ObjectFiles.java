@@ -8,6 +8,7 @@ import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.KubeObjects;
 import io.kproxy.events.NodeObserved;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.model.EndpointSliceRef;
 import io.kproxy.model.InvalidValueException;
@@ -22,7 +23,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Service, EndpointSlice and Node objects read from the YAML and JSON files of a directory (one
+ * Service, EndpointSlice, Node and ServiceCIDR ({@code networking.k8s.io/v1}) objects read from the YAML and JSON files of a directory (one
  * or many documents per file, {@code kind: List} too), in file-name order, as the observations
  * the source would record. A document that cannot become an observation (not an object, an
  * unsupported kind, a missing or invalid name) is a {@link Problem} naming its file and reason;
@@ -127,8 +128,10 @@ final class ObjectFiles {
                         items.add(new Item(new NodeObserved(node, KubeObjects.resourceVersion(o), o), origin));
                     }
                 }
+                case "ServiceCIDR" -> items.add(new Item(new ServiceCIDRObserved(KubeObjects.name(o), KubeObjects.resourceVersion(o), o),
+                        origin));
                 default -> problems.add(new Problem(origin, kind.isEmpty() ? "no kind" : "unsupported kind " + kind
-                        + " (Service, EndpointSlice, Node or List)"));
+                        + " (Service, EndpointSlice, Node, ServiceCIDR or List)"));
             }
         } catch (InvalidValueException e) {
             problems.add(new Problem(origin, kind + " " + KubeObjects.namespace(o) + "/" + KubeObjects.name(o) + ": " + e.getMessage()));

@@ -74,7 +74,7 @@ final class RenderCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--objects", paramLabel = "DIR",
-            description = "Directory of Service, EndpointSlice and Node objects (YAML or JSON, one or many per file).")
+            description = "Directory of Service, EndpointSlice, Node and ServiceCIDR objects (YAML or JSON, one or many per file).")
     Path objects;
 
     @Option(names = "--node", paramLabel = "NAME", description = "(--objects) The node to render for.")

@@ -15,6 +15,7 @@ import io.kproxy.source.kube.LogScan;
 import io.kproxy.state.FoldedState;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
+import io.kproxy.testkit.ServiceCidrFixture;
 import io.kproxy.testkit.ServiceFixture;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,10 @@ class KnownObjectsFromStateTest {
         log.append("t", ServiceFixture.service("ns", "s7").clusterIP("172.30.1.8").port("p", 81, "TCP").resourceVersion("900").observed())
                 .join();
         log.append("t", new ServiceDeleted(new io.kproxy.model.ServiceRef("ns", "s9"), "901", false)).join();
+        log.append("t", ServiceCidrFixture.serviceCidr("kubernetes", "172.30.0.0/16").resourceVersion("5").observed()).join();
+        log.append("t", ServiceCidrFixture.serviceCidr("extra", "10.200.0.0/24").resourceVersion("6").observed()).join();
+        log.append("t", new SourceSynced(ResourceKind.SERVICE_CIDR, "6")).join();
+        log.append("t", ServiceCidrFixture.serviceCidr("extra", "10.200.0.0/24").resourceVersion("7").deleted()).join();
 
         FoldedState state = FoldedState.initial();
         for (Envelope e : log.read(0, Integer.MAX_VALUE)) {
@@ -50,5 +55,7 @@ class KnownObjectsFromStateTest {
         }
         assertThat(fromState.objects(ResourceKind.SERVICE)).hasSize(599).doesNotContainKey("ns/s9");
         assertThat(fromState.objects(ResourceKind.SERVICE).get("ns/s7").resourceVersion()).isEqualTo("900");
+        assertThat(fromState.objects(ResourceKind.SERVICE_CIDR)).containsOnlyKeys("kubernetes");
+        assertThat(fromState.synced(ResourceKind.SERVICE_CIDR)).isTrue();
     }
 }

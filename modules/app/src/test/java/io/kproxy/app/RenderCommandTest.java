@@ -38,7 +38,7 @@ class RenderCommandTest {
         // The Node object of this node was folded: its primary IP accepts NodePorts (nftables' "primary" default).
         assertThat(r.out()).contains("add element ip kube-proxy nodeport-ips { 192.168.0.2 }");
         assertThat(r.err().lines().toList()).containsExactly(
-                "kproxy render: skipped 30-bad.yaml#1: unsupported kind ConfigMap (Service, EndpointSlice, Node or List)",
+                "kproxy render: skipped 30-bad.yaml#1: unsupported kind ConfigMap (Service, EndpointSlice, Node, ServiceCIDR or List)",
                 "kproxy render: skipped 30-bad.yaml#2: Service demo/Not_A_DNS_Label: invalid metadata.name \"Not_A_DNS_Label\": must consist "
                         + "of lower case alphanumeric characters or '-', and start and end with an alphanumeric character",
                 "kproxy render: skipped 30-bad.yaml#3: Service demo/badport spec.ports[0].port: invalid value \"70000\": must be between 1 "

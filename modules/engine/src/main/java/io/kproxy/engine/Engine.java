@@ -9,6 +9,8 @@ import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -217,10 +219,13 @@ public final class Engine implements AutoCloseable {
             case ServiceDeleted _ -> serviceChange(record);
             case EndpointSliceObserved s -> endpointChange(record, TriggerTime.of(s.object()));
             case EndpointSliceDeleted _ -> endpointChange(record, Optional.empty());
-            // Node, configuration and barrier records change rules too, but are neither Service
-            // nor endpoint changes in upstream's counting; the rest never change the state.
+            // Node, ServiceCIDR, configuration and barrier records change rules too, but are
+            // neither Service nor endpoint changes in upstream's counting; the rest never change
+            // the state.
             case NodeObserved _ -> { }
             case NodeDeleted _ -> { }
+            case ServiceCIDRObserved _ -> { }
+            case ServiceCIDRDeleted _ -> { }
             case SourceSynced _ -> { }
             case SourceRelisted _ -> { }
             case ConfigRecorded _ -> { }

@@ -7,7 +7,7 @@ package io.kproxy.events;
  * <ul>
  *   <li>Observations of the API server: {@link ServiceObserved}, {@link ServiceDeleted},
  *       {@link EndpointSliceObserved}, {@link EndpointSliceDeleted}, {@link NodeObserved},
- *       {@link NodeDeleted}.</li>
+ *       {@link NodeDeleted}, {@link ServiceCIDRObserved}, {@link ServiceCIDRDeleted}.</li>
  *   <li>Barriers: {@link SourceSynced}, {@link SourceRelisted}.</li>
  *   <li>Control: {@link ConfigRecorded}, {@link SyncApplied}, {@link SyncFailed},
  *       {@link DataplanePinned}, {@link DataplaneUnpinned}.</li>
@@ -18,7 +18,8 @@ package io.kproxy.events;
  */
 public sealed interface ClusterEvent
         permits ServiceObserved, ServiceDeleted, EndpointSliceObserved, EndpointSliceDeleted, NodeObserved, NodeDeleted,
-                SourceSynced, SourceRelisted, ConfigRecorded, SyncApplied, SyncFailed, DataplanePinned, DataplaneUnpinned {
+                SourceSynced, SourceRelisted, ConfigRecorded, SyncApplied, SyncFailed, DataplanePinned, DataplaneUnpinned,
+                ServiceCIDRObserved, ServiceCIDRDeleted {
 
     /** The stable wire type of this event. */
     EventType type();

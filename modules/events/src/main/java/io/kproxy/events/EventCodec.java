@@ -110,6 +110,15 @@ public final class EventCodec {
                 w.string(e.reason());
             }
             case DataplaneUnpinned e -> w.string(e.reason());
+            case ServiceCIDRObserved e -> {
+                w.string(e.resourceVersion());
+                w.json(e.object());
+            }
+            case ServiceCIDRDeleted e -> {
+                w.string(e.name());
+                w.string(e.resourceVersion());
+                w.bool(e.finalStateUnknown());
+            }
         }
         return w.toByteArray();
     }
@@ -253,6 +262,14 @@ public final class EventCodec {
             }
             case DATAPLANE_PINNED -> new DataplanePinned(r.varint(), r.string());
             case DATAPLANE_UNPINNED -> new DataplaneUnpinned(r.string());
+            case SERVICE_CIDR_OBSERVED -> {
+                String rv = r.string();
+                int at = r.position();
+                Json.Obj o = object(r);
+                ServiceCIDRObserved e = new ServiceCIDRObserved(KubeObjects.name(o), rv, o);
+                yield requireTrimmed(e, e.object(), o, at);
+            }
+            case SERVICE_CIDR_DELETED -> new ServiceCIDRDeleted(r.string(), r.string(), r.bool());
         };
     }
 

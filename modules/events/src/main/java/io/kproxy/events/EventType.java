@@ -17,9 +17,11 @@ public enum EventType {
     SYNC_APPLIED(10),
     SYNC_FAILED(11),
     DATAPLANE_PINNED(12),
-    DATAPLANE_UNPINNED(13);
+    DATAPLANE_UNPINNED(13),
+    SERVICE_CIDR_OBSERVED(14),
+    SERVICE_CIDR_DELETED(15);
 
-    private static final EventType[] BY_TAG = new EventType[16];
+    private static final EventType[] BY_TAG = new EventType[32];
 
     static {
         for (EventType t : values()) {

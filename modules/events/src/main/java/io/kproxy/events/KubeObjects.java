@@ -2,6 +2,7 @@ package io.kproxy.events;
 
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
+import io.kproxy.model.Names;
 import io.kproxy.model.Printable;
 
 /**
@@ -68,6 +69,11 @@ public final class KubeObjects {
      */
     static String requireResourceVersion(String value) {
         return Printable.requireToken("resourceVersion", value);
+    }
+
+    /** A cluster-scoped object's name: a DNS-1123 subdomain, as the API server requires ({@link Names#subdomain}). */
+    static String requireSubdomain(String field, String value) {
+        return Names.subdomain(field, value);
     }
 
     static String requireText(String field, String value) {

@@ -4,5 +4,7 @@ package io.kproxy.events;
 public enum ResourceKind {
     SERVICE,
     ENDPOINT_SLICE,
-    NODE
+    NODE,
+    /** {@code networking.k8s.io/v1} ServiceCIDR (cluster-scoped; keyed by name). */
+    SERVICE_CIDR
 }

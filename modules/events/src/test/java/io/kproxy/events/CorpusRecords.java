@@ -61,7 +61,23 @@ final class CorpusRecords {
                 new EndpointSliceObserved(new EndpointSliceRef("big", "many-endpoints"), "77", bigSlice()));
         out.add(new Entry(String.format("%03d-%s", out.size() + 1, "dataplane-unpinned"),
                 new Envelope(out.size() + 1, Instant.ofEpochSecond(-1, 999_999_999), "", new DataplaneUnpinned(""))));
+        // Added with the ServiceCIDR kind (tags 14 and 15, resource kind 3), still format version 1.
+        add(out, "service-cidr-observed", "source/kube", new ServiceCIDRObserved("kubernetes", "12", dualStackServiceCidr()));
+        add(out, "service-cidr-deleted", "source/kube", new ServiceCIDRDeleted("extra-v4", "", true));
+        add(out, "source-synced", "source/kube", new SourceSynced(ResourceKind.SERVICE_CIDR, "13"));
+        add(out, "source-relisted", "source/kube", new SourceRelisted(ResourceKind.SERVICE_CIDR, "14", Set.of("kubernetes", "extra-v4")));
         return out;
+    }
+
+    /** The default ServiceCIDR the API server creates from its dual-stack --service-cluster-ip-range. */
+    private static Json.Obj dualStackServiceCidr() {
+        return Json.obj("apiVersion", Json.of("networking.k8s.io/v1"), "kind", Json.of("ServiceCIDR"),
+                "metadata", Json.obj("name", Json.of("kubernetes"), "uid", Json.of("5b1a7a4e-3c1e-4f7e-9a57-2d8c2b7e0c11"),
+                        "resourceVersion", Json.of("12"), "creationTimestamp", Json.of("2026-03-01T11:58:00Z"),
+                        "labels", Json.obj("networking.k8s.io/service-cidr-owner", Json.of("kube-apiserver"))),
+                "spec", Json.obj("cidrs", Json.arr(Json.of("10.96.0.0/16"), Json.of("fd00:10:96::/112"))),
+                "status", Json.obj("conditions", Json.arr(Json.obj("type", Json.of("Ready"), "status", Json.of("True"),
+                        "lastTransitionTime", Json.of("2026-03-01T11:58:00Z"), "reason", Json.of(""), "message", Json.of("Kubernetes Service CIDR is ready")))));
     }
 
     private static void add(List<Entry> out, String type, String source, ClusterEvent e) {

@@ -48,12 +48,15 @@ class EventCodecTest {
                 Map.entry(EventType.ENDPOINT_SLICE_OBSERVED, 3), Map.entry(EventType.ENDPOINT_SLICE_DELETED, 4),
                 Map.entry(EventType.NODE_OBSERVED, 5), Map.entry(EventType.NODE_DELETED, 6), Map.entry(EventType.SOURCE_SYNCED, 7),
                 Map.entry(EventType.SOURCE_RELISTED, 8), Map.entry(EventType.CONFIG_RECORDED, 9), Map.entry(EventType.SYNC_APPLIED, 10),
-                Map.entry(EventType.SYNC_FAILED, 11), Map.entry(EventType.DATAPLANE_PINNED, 12), Map.entry(EventType.DATAPLANE_UNPINNED, 13));
+                Map.entry(EventType.SYNC_FAILED, 11), Map.entry(EventType.DATAPLANE_PINNED, 12), Map.entry(EventType.DATAPLANE_UNPINNED, 13),
+                Map.entry(EventType.SERVICE_CIDR_OBSERVED, 14), Map.entry(EventType.SERVICE_CIDR_DELETED, 15));
         assertThat(EventType.byTag(0)).isNull();
-        assertThat(EventType.byTag(14)).isNull();
+        assertThat(EventType.byTag(16)).isNull();
+        assertThat(EventType.byTag(31)).isNull();
         assertThat(EventType.byTag(-1)).isNull();
         assertThat(EventType.byTag(1000)).isNull();
-        assertThat(ResourceKind.values()).containsExactly(ResourceKind.SERVICE, ResourceKind.ENDPOINT_SLICE, ResourceKind.NODE);
+        assertThat(ResourceKind.values()).containsExactly(ResourceKind.SERVICE, ResourceKind.ENDPOINT_SLICE, ResourceKind.NODE,
+                ResourceKind.SERVICE_CIDR);
         assertThat(SyncKind.values()).containsExactly(SyncKind.FULL, SyncKind.PARTIAL);
     }
 

@@ -66,6 +66,11 @@ final class EventGenerator {
                     pick(SyncKind.values()), text(), rnd.nextBoolean(), duration());
             case DATAPLANE_PINNED -> new DataplanePinned(rnd.nextBoolean() ? rnd.nextInt(1000) : rnd.nextLong() >>> 1, text());
             case DATAPLANE_UNPINNED -> new DataplaneUnpinned(text());
+            case SERVICE_CIDR_OBSERVED -> {
+                String name = subdomain();
+                yield new ServiceCIDRObserved(name, resourceVersion(), kubeObject("", name));
+            }
+            case SERVICE_CIDR_DELETED -> new ServiceCIDRDeleted(subdomain(), resourceVersion(), rnd.nextBoolean());
         };
     }
 

@@ -10,6 +10,8 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -43,7 +45,7 @@ final class Describe {
         return e.getClass().getSimpleName();
     }
 
-    /** The object a record is about: {@code ns/name} of a Service or slice, {@code node/<name>}, a barrier's kind. */
+    /** The object a record is about: {@code ns/name} of a Service or slice, {@code node/<name>}, {@code servicecidr/<name>} with its ranges, a barrier's kind. */
     static String object(ClusterEvent event) {
         return switch (event) {
             case ServiceObserved e -> e.service().toString();
@@ -52,6 +54,8 @@ final class Describe {
             case EndpointSliceDeleted e -> e.slice() + (e.finalStateUnknown() ? " (final state unknown)" : "");
             case NodeObserved e -> "node/" + e.node().value();
             case NodeDeleted e -> "node/" + e.node().value();
+            case ServiceCIDRObserved e -> "servicecidr/" + e.name() + " " + e.cidrs();
+            case ServiceCIDRDeleted e -> "servicecidr/" + e.name() + (e.finalStateUnknown() ? " (final state unknown)" : "");
             case SourceSynced e -> kind(e.kind());
             case SourceRelisted e -> kind(e.kind()) + " (" + e.keysPresent().size() + " present)";
             case ConfigRecorded e -> "node " + e.node().value() + ", mode " + Printed.text(e.config().string("mode").orElse("iptables"));
@@ -73,6 +77,8 @@ final class Describe {
             case EndpointSliceDeleted e -> e.resourceVersion();
             case NodeObserved e -> e.resourceVersion();
             case NodeDeleted e -> e.resourceVersion();
+            case ServiceCIDRObserved e -> e.resourceVersion();
+            case ServiceCIDRDeleted e -> e.resourceVersion();
             case SourceSynced e -> e.resourceVersion();
             case SourceRelisted e -> e.resourceVersion();
             case ConfigRecorded e -> "";
@@ -95,6 +101,7 @@ final class Describe {
             case SERVICE -> "Services";
             case ENDPOINT_SLICE -> "EndpointSlices";
             case NODE -> "Nodes";
+            case SERVICE_CIDR -> "ServiceCIDRs";
         };
     }
 }

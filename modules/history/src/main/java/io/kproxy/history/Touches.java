@@ -9,6 +9,8 @@ import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -25,7 +27,7 @@ import io.kproxy.state.FoldStep;
  * observations and deletes; observations of a slice filed under it before or after the record
  * (a slice can move); deletes of a slice filed under it; a relist that dropped the Service or one
  * of its slices. Node-wide records are the configuration, this node's Node, and whatever changed
- * node-level state. Pure.
+ * node-level state; ServiceCIDRs (the service ranges) are node-wide too. Pure.
  */
 final class Touches {
 
@@ -42,10 +44,12 @@ final class Touches {
             case SourceRelisted e -> switch (e.kind()) {
                 case SERVICE -> before.serviceOrigin(service).isPresent() && after.serviceOrigin(service).isEmpty();
                 case ENDPOINT_SLICE -> !after.sliceOrigins(service).keySet().containsAll(before.sliceOrigins(service).keySet());
-                case NODE -> false;
+                case NODE, SERVICE_CIDR -> false;
             };
             case NodeObserved e -> false;
             case NodeDeleted e -> false;
+            case ServiceCIDRObserved e -> false;
+            case ServiceCIDRDeleted e -> false;
             case SourceSynced e -> false;
             case ConfigRecorded e -> false;
             case SyncApplied e -> false;
@@ -61,7 +65,10 @@ final class Touches {
             case ConfigRecorded e -> true;
             case NodeObserved e -> true;
             case NodeDeleted e -> true;
-            case SourceRelisted e -> e.kind() == ResourceKind.NODE;
+            // The service ranges: every node-level rule that drops traffic to unallocated ClusterIPs.
+            case ServiceCIDRObserved e -> true;
+            case ServiceCIDRDeleted e -> true;
+            case SourceRelisted e -> e.kind() == ResourceKind.NODE || e.kind() == ResourceKind.SERVICE_CIDR;
             case ServiceObserved e -> false;
             case ServiceDeleted e -> false;
             case EndpointSliceObserved e -> false;

@@ -3,9 +3,10 @@ package io.kproxy.model;
 /**
  * Kubernetes name rules (apimachinery {@code validation.IsDNS1123Label} and
  * {@code IsDNS1123Subdomain}). Names reach rulesets and file names, so anything outside these
- * alphabets is refused here, before it can inject anything.
+ * alphabets is refused here, before it can inject anything. Pure and thread-safe; every method
+ * throws {@link InvalidValueException} naming the field.
  */
-final class Names {
+public final class Names {
 
     static final int LABEL_MAX = 63;
     static final int SUBDOMAIN_MAX = 253;
@@ -14,7 +15,7 @@ final class Names {
     }
 
     /** {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}, at most 63 characters. */
-    static String label(String field, String value) {
+    public static String label(String field, String value) {
         if (value == null || value.isEmpty()) {
             throw new InvalidValueException(field, "", "must not be empty");
         }
@@ -29,7 +30,7 @@ final class Names {
     }
 
     /** Dot-separated labels, at most 253 characters. */
-    static String subdomain(String field, String value) {
+    public static String subdomain(String field, String value) {
         if (value == null || value.isEmpty()) {
             throw new InvalidValueException(field, "", "must not be empty");
         }

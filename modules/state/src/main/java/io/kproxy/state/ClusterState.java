@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * What the fold knows of the cluster: Services, EndpointSlices grouped per Service, this node's
- * Node, the configuration in force, the sync barriers and the dataplane pin. Objects are kept parsed and compact
+ * Node, the ServiceCIDRs, the configuration in force, the sync barriers and the dataplane pin. Objects are kept parsed and compact
  * (the facts kube-proxy reads, plus the offset and resourceVersion they came from), in
  * {@link PersistentMap}s, so that a fold step costs O(log n) and every older state stays valid.
  *
@@ -22,7 +22,7 @@ import java.util.Set;
 public final class ClusterState {
 
     private static final ClusterState EMPTY = new ClusterState(ProxySettings.DEFAULT, -1, NodeSpec.UNSEEN, false, false, false,
-            PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), null);
+            PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), false, null);
 
     final ProxySettings settings;
     final long configOffset;
@@ -33,12 +33,17 @@ public final class ClusterState {
     final PersistentMap<ServiceRef, ServiceSpec> services;
     final PersistentMap<EndpointSliceRef, SliceSpec> slices;
     final PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService;
+    /** The ServiceCIDRs by name; their ranges replace the configured ones while any is held ({@link ServiceRanges}). */
+    final PersistentMap<String, ServiceCidrSpec> serviceCidrs;
+    /** ServiceCIDRs have completed a list; never a barrier for programming (see {@link #serviceCidrsSynced()}). */
+    final boolean serviceCidrsSynced;
     /** The pin in force; null while the dataplane follows the live state (read through {@link #pin()}). */
     final Pin pin;
 
     ClusterState(ProxySettings settings, long configOffset, NodeSpec node, boolean servicesSynced, boolean slicesSynced,
             boolean nodesSynced, PersistentMap<ServiceRef, ServiceSpec> services, PersistentMap<EndpointSliceRef, SliceSpec> slices,
-            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService, Pin pin) {
+            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> slicesByService,
+            PersistentMap<String, ServiceCidrSpec> serviceCidrs, boolean serviceCidrsSynced, Pin pin) {
         this.settings = Objects.requireNonNull(settings);
         this.configOffset = configOffset;
         this.node = Objects.requireNonNull(node);
@@ -48,6 +53,8 @@ public final class ClusterState {
         this.services = Objects.requireNonNull(services);
         this.slices = Objects.requireNonNull(slices);
         this.slicesByService = Objects.requireNonNull(slicesByService);
+        this.serviceCidrs = Objects.requireNonNull(serviceCidrs);
+        this.serviceCidrsSynced = serviceCidrsSynced;
         this.pin = pin;
     }
 
@@ -74,6 +81,15 @@ public final class ClusterState {
     /** The Node informer has completed an initial list (or a relist). */
     public boolean nodeSynced() {
         return nodesSynced;
+    }
+
+    /**
+     * ServiceCIDRs have completed a list (or a relist). Unlike the other barriers this one holds
+     * nothing back: an API server that does not serve ServiceCIDRs never lists them, and the
+     * configured service ranges are in force until a ServiceCIDR is held.
+     */
+    public boolean serviceCidrsSynced() {
+        return serviceCidrsSynced;
     }
 
     /** Every Service known, skipped ones included, in key order. */
@@ -141,24 +157,25 @@ public final class ClusterState {
     ClusterState withPin(Pin newPin) {
         return Objects.equals(newPin, pin) ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                        slicesByService, newPin);
+                        slicesByService, serviceCidrs, serviceCidrsSynced, newPin);
     }
 
     /** Whether {@code other} holds the very same parts as this state, the pin aside (identity, O(1)). */
     boolean samePartsAs(ClusterState other) {
         return settings == other.settings && configOffset == other.configOffset && node == other.node
                 && servicesSynced == other.servicesSynced && slicesSynced == other.slicesSynced && nodesSynced == other.nodesSynced
-                && services == other.services && slices == other.slices && slicesByService == other.slicesByService;
+                && services == other.services && slices == other.slices && slicesByService == other.slicesByService
+                && serviceCidrs == other.serviceCidrs && serviceCidrsSynced == other.serviceCidrsSynced;
     }
 
     ClusterState withSettings(ProxySettings newSettings, long newConfigOffset, NodeSpec newNode) {
         return new ClusterState(newSettings, newConfigOffset, newNode, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                slicesByService, pin);
+                slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withNode(NodeSpec newNode) {
         return new ClusterState(settings, configOffset, newNode, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                slicesByService, pin);
+                slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withSynced(boolean newServicesSynced, boolean newSlicesSynced, boolean newNodesSynced) {
@@ -166,20 +183,48 @@ public final class ClusterState {
             return this;
         }
         return new ClusterState(settings, configOffset, node, newServicesSynced, newSlicesSynced, newNodesSynced, services, slices,
-                slicesByService, pin);
+                slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withServices(PersistentMap<ServiceRef, ServiceSpec> newServices) {
         return newServices == services ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, newServices, slices,
-                        slicesByService, pin);
+                        slicesByService, serviceCidrs, serviceCidrsSynced, pin);
     }
 
     ClusterState withSlices(PersistentMap<EndpointSliceRef, SliceSpec> newSlices,
             PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> newByService) {
         return newSlices == slices && newByService == slicesByService ? this
                 : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, newSlices,
-                        newByService, pin);
+                        newByService, serviceCidrs, serviceCidrsSynced, pin);
+    }
+
+    ClusterState withServiceCidrsSynced() {
+        return serviceCidrsSynced ? this
+                : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
+                        slicesByService, serviceCidrs, true, pin);
+    }
+
+    ClusterState withServiceCidrs(PersistentMap<String, ServiceCidrSpec> newServiceCidrs) {
+        return newServiceCidrs == serviceCidrs ? this
+                : new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
+                        slicesByService, newServiceCidrs, serviceCidrsSynced, pin);
+    }
+
+    /**
+     * The ServiceCIDRs the fold holds, by name, each with the record that last set it. When there
+     * is any, their ranges are the node's service ranges ({@link DataplaneSettings#serviceCIDRs()});
+     * otherwise the configured ones are.
+     */
+    public Map<String, Origin> serviceCidrOrigins() {
+        LinkedHashMap<String, Origin> out = new LinkedHashMap<>();
+        serviceCidrs.forEach((name, spec) -> out.put(name, spec.origin()));
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** The rule-changing settings in force: the configured ones, with the service ranges of {@link ServiceRanges}. */
+    DataplaneSettings dataplane() {
+        return settings.dataplane(ServiceRanges.effective(settings.serviceCIDRs(), serviceCidrs));
     }
 
     PersistentMap<EndpointSliceRef, SliceSpec> slicesOf(ServiceRef service) {
@@ -192,7 +237,7 @@ public final class ClusterState {
         return o instanceof ClusterState c && configOffset == c.configOffset && servicesSynced == c.servicesSynced
                 && slicesSynced == c.slicesSynced && nodesSynced == c.nodesSynced && settings.equals(c.settings) && node.equals(c.node)
                 && services.equals(c.services) && slices.equals(c.slices) && slicesByService.equals(c.slicesByService)
-                && Objects.equals(pin, c.pin);
+                && serviceCidrs.equals(c.serviceCidrs) && serviceCidrsSynced == c.serviceCidrsSynced && Objects.equals(pin, c.pin);
     }
 
     @Override
@@ -203,6 +248,6 @@ public final class ClusterState {
     @Override
     public String toString() {
         return "ClusterState[node=" + settings.nodeName() + ", services=" + services.size() + ", slices=" + slices.size()
-                + ", synced=" + servicesSynced + "/" + slicesSynced + "/" + nodesSynced + (pin == null ? "" : ", " + pin) + "]";
+                + ", serviceCIDRs=" + serviceCidrs.size() + ", synced=" + servicesSynced + "/" + slicesSynced + "/" + nodesSynced + (pin == null ? "" : ", " + pin) + "]";
     }
 }

@@ -13,8 +13,13 @@ import java.util.List;
  * @param iptablesMasqueradeBit {@code iptables.masqueradeBit}
  * @param nftablesMasqueradeBit {@code nftables.masqueradeBit}
  * @param localhostNodePorts    {@code iptables.localhostNodePorts}
- * @param serviceCIDRs          the cluster's service CIDRs, when configured: nftables drops
- *                              traffic to unallocated addresses inside them
+ * @param serviceCIDRs          the cluster's service ranges: the union of the
+ *                              {@code networking.k8s.io/v1} ServiceCIDR objects' ranges when
+ *                              the fold holds any, else the configured
+ *                              {@code kproxy.serviceCIDRs}; nftables drops traffic to
+ *                              unallocated addresses inside them (iptables and ipvs ignore
+ *                              them, as upstream's {@code OnServiceCIDRsChanged} is a no-op
+ *                              there)
  */
 public record DataplaneSettings(
         String mode,

@@ -9,6 +9,8 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -86,6 +88,12 @@ final class Folder {
                         .deletedAt(new Origin(offset, e.resourceVersion()));
                 yield new Result(c.withNode(gone), Set.of(), false, List.of());
             }
+            case ServiceCIDRObserved e -> {
+                Problems p = new Problems(offset, "ServiceCIDR", e.name());
+                ServiceCidrSpec spec = ServiceCidrSpec.parse(e.name(), new Origin(offset, e.resourceVersion()), e.object(), p);
+                yield new Result(c.withServiceCidrs(c.serviceCidrs.plus(e.name(), spec)), Set.of(), false, p.list());
+            }
+            case ServiceCIDRDeleted e -> new Result(c.withServiceCidrs(c.serviceCidrs.minus(e.name())), Set.of(), false, List.of());
             case SourceSynced e -> new Result(synced(c, e.kind()), Set.of(), false, List.of());
             case SourceRelisted e -> relisted(synced(c, e.kind()), e, offset);
             case ConfigRecorded e -> {
@@ -125,6 +133,10 @@ final class Folder {
             case SERVICE -> c.withSynced(true, c.slicesSynced, c.nodesSynced);
             case ENDPOINT_SLICE -> c.withSynced(c.servicesSynced, true, c.nodesSynced);
             case NODE -> c.withSynced(c.servicesSynced, c.slicesSynced, true);
+            // Never a barrier for programming (NodeState.synced): the API server may not serve
+            // ServiceCIDRs, and until the fold holds one the configured ranges are in force
+            // (ServiceRanges). Kept for the source's restart without noise.
+            case SERVICE_CIDR -> c.withServiceCidrsSynced();
         };
     }
 
@@ -172,6 +184,15 @@ final class Folder {
                 if (c.node.observed() && !present.contains(c.node.name())) {
                     next = c.withNode(c.node.deletedAt(new Origin(offset, e.resourceVersion())));
                 }
+            }
+            case SERVICE_CIDR -> {
+                var serviceCidrs = c.serviceCidrs;
+                for (String name : c.serviceCidrs.keySet()) {
+                    if (!present.contains(name)) {
+                        serviceCidrs = serviceCidrs.minus(name);
+                    }
+                }
+                next = c.withServiceCidrs(serviceCidrs);
             }
         }
         return new Result(next, touched, false, List.of());

@@ -48,7 +48,8 @@ final class Projector {
                 v6 = replace(v6, oldCluster.services.get(ref), newCluster, ref, IpFamily.IPV6);
             }
         }
-        if (oldCluster.settings == newCluster.settings && oldCluster.node == newCluster.node) {
+        if (oldCluster.settings == newCluster.settings && oldCluster.node == newCluster.node
+                && oldCluster.serviceCidrs == newCluster.serviceCidrs) {
             // Only services changed: keep the node-level parts as they are (the hot path).
             return new NodeState(before.node(), before.settings(), newCluster.servicesSynced && newCluster.slicesSynced,
                     withPorts(before.ipv4(), v4), withPorts(before.ipv6(), v6));
@@ -63,7 +64,7 @@ final class Projector {
     /** The node-level parts around the given port maps. */
     private static NodeState frame(ClusterState c, PersistentMap<ServicePortName, ServicePortState> v4,
             PersistentMap<ServicePortName, ServicePortState> v6) {
-        return new NodeState(NodeContext.nodeInfo(c.settings, c.node), c.settings.dataplane(), c.servicesSynced && c.slicesSynced,
+        return new NodeState(NodeContext.nodeInfo(c.settings, c.node), c.dataplane(), c.servicesSynced && c.slicesSynced,
                 family(c, IpFamily.IPV4, v4), family(c, IpFamily.IPV6, v6));
     }
 

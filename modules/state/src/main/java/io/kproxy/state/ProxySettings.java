@@ -15,6 +15,8 @@ import java.util.List;
  * @param mode              {@code iptables}, {@code ipvs} or {@code nftables}
  * @param nodePortAddresses entries as configured: canonical CIDR text or a keyword
  *                          ({@code primary}, {@code all}, {@code localhost}); empty = mode default
+ * @param serviceCIDRs      the configured {@code kproxy.serviceCIDRs}: the service ranges while
+ *                          the fold holds no ServiceCIDR object
  * @param bindAddress       {@code bindAddress} when set and not unspecified (at most one)
  */
 record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int iptablesMasqueradeBit, int nftablesMasqueradeBit,
@@ -42,8 +44,12 @@ record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int ip
         }
     }
 
-    /** The rule-changing subset the backends read. */
-    DataplaneSettings dataplane() {
-        return new DataplaneSettings(mode, masqueradeAll, iptablesMasqueradeBit, nftablesMasqueradeBit, localhostNodePorts, serviceCIDRs);
+    /**
+     * The rule-changing subset the backends read, with the service ranges in force (the
+     * ServiceCIDRs' when the fold holds any, these {@link #serviceCIDRs} otherwise:
+     * {@link ServiceRanges}).
+     */
+    DataplaneSettings dataplane(List<Cidr> serviceRanges) {
+        return new DataplaneSettings(mode, masqueradeAll, iptablesMasqueradeBit, nftablesMasqueradeBit, localhostNodePorts, serviceRanges);
     }
 }

@@ -2,6 +2,7 @@ package io.kproxy.state;
 
 import io.kproxy.model.EndpointSliceRef;
 import io.kproxy.model.ServiceRef;
+import java.util.Set;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,7 +13,7 @@ import java.util.zip.CRC32C;
 
 /**
  * The snapshot format of a {@link ClusterState}: a format-version byte, the folded offset, the
- * parsed state (configuration, node, sync barriers, services, slices with their origins), and a
+ * parsed state (configuration, node, sync barriers, services, slices and ServiceCIDRs with their origins), and a
  * CRC-32C of everything before it. The node projection is not stored: it is a pure function of
  * the cluster state and is recomputed on decode.
  *
@@ -22,12 +23,18 @@ import java.util.zip.CRC32C;
  *   <li>2 — the dataplane pin after the sync barriers: a presence byte (0 or 1), then
  *       {@code toOffset} (long), the pin record's offset (long) and the reason (string). A
  *       version-1 snapshot decodes with no pin (version 1 was written before pins were folded).</li>
+ *   <li>3 — the ServiceCIDRs after the slices: whether they have synced (boolean), a count,
+ *       then per ServiceCIDR its name (string), origin and ranges. Versions 1 and 2 decode with
+ *       none, not synced (they were written before
+ *       ServiceCIDRs were folded, so the configured ranges were in force, as they are then).</li>
  * </ul>
  */
 final class SnapshotCodec {
 
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
+    static final byte VERSION_2 = 2;
     static final byte VERSION_1 = 1;
+    private static final Set<Byte> READS = Set.of(VERSION_1, VERSION_2, VERSION);
 
     private SnapshotCodec() {
     }
@@ -56,6 +63,11 @@ final class SnapshotCodec {
             for (SliceSpec s : c.slices.values()) {
                 w.slice(s);
             }
+            out.writeBoolean(c.serviceCidrsSynced);
+            out.writeInt(c.serviceCidrs.size());
+            for (ServiceCidrSpec s : c.serviceCidrs.values()) {
+                w.serviceCidr(s);
+            }
             out.flush();
             CRC32C crc = new CRC32C();
             crc.update(bytes.toByteArray());
@@ -71,8 +83,8 @@ final class SnapshotCodec {
             throw new SnapshotDecodeException("snapshot too short: " + (data == null ? 0 : data.length) + " bytes");
         }
         byte version = data[0];
-        if (version != VERSION && version != VERSION_1) {
-            throw new SnapshotDecodeException("unknown snapshot format version " + version + " (this version reads " + VERSION_1 + " and "
+        if (!READS.contains(version)) {
+            throw new SnapshotDecodeException("unknown snapshot format version " + version + " (this version reads " + VERSION_1 + " to "
                     + VERSION + ")");
         }
         int bodyLength = data.length - 4;
@@ -116,14 +128,21 @@ final class SnapshotCodec {
                 byService = byService.plus(s.service(), (group == null ? PersistentMap.<EndpointSliceRef, SliceSpec>empty() : group)
                         .plus(s.ref(), s));
             }
+            PersistentMap<String, ServiceCidrSpec> serviceCidrs = PersistentMap.empty();
+            boolean serviceCidrsSynced = version >= VERSION && in.readBoolean();
+            int cidrCount = version >= VERSION ? r.count() : 0;
+            for (int i = 0; i < cidrCount; i++) {
+                ServiceCidrSpec s = r.serviceCidr();
+                serviceCidrs = serviceCidrs.plus(s.name(), s);
+            }
             if (in.available() != 0) {
                 throw new SnapshotDecodeException(in.available() + " unread bytes after the state");
             }
-            if (services.size() != r.servicesRead() || slices.size() != n) {
+            if (services.size() != r.servicesRead() || slices.size() != n || serviceCidrs.size() != cidrCount) {
                 throw new SnapshotDecodeException("duplicate keys in snapshot");
             }
             return new Decoded(new ClusterState(settings, configOffset, node, servicesSynced, slicesSynced, nodesSynced, services, slices,
-                    byService, pin), offset);
+                    byService, serviceCidrs, serviceCidrsSynced, pin), offset);
         } catch (IOException e) {
             throw new SnapshotDecodeException("truncated snapshot", e);
         } catch (IllegalArgumentException | IllegalStateException | NullPointerException e) {

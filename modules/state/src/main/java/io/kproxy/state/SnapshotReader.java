@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads snapshot formats 1 and 2 ({@link SnapshotCodec}; the codec decides which parts to read). Every value goes through its validating
+ * Reads snapshot formats 1 to 3 ({@link SnapshotCodec}; the codec decides which parts to read). Every value goes through its validating
  * constructor; counts are bounded by the bytes left, so garbage cannot make it allocate wildly.
  * Repeated strings (node names, zones, namespaces) are shared to keep the decoded state small.
  */
@@ -67,7 +67,7 @@ final class SnapshotReader {
         }
         ProxySettings s = new ProxySettings(nodeName, mode, masqueradeAll, iptBit, nftBit, localhostNodePorts, serviceCIDRs, clusterCIDRs,
                 localMode, string(), string(), stringList(), ips());
-        s.dataplane(); // validates the masquerade bits
+        s.dataplane(s.serviceCIDRs()); // validates the masquerade bits
         for (String entry : s.nodePortAddresses()) {
             if (!entry.equals(ProxySettings.PRIMARY) && !entry.equals(ProxySettings.ALL) && !entry.equals(ProxySettings.LOCALHOST)) {
                 Cidr.parse("nodePortAddresses", entry);
@@ -136,6 +136,15 @@ final class SnapshotReader {
                     Set.copyOf(stringList()), Set.copyOf(stringList())));
         }
         return new SliceSpec(ref, origin, service, SliceSpec.AddressType.values()[type], ports, endpoints);
+    }
+
+    /** One ServiceCIDR (format 3): name, origin, ranges. */
+    ServiceCidrSpec serviceCidr() throws IOException {
+        String name = string();
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("ServiceCIDR without a name");
+        }
+        return new ServiceCidrSpec(name, origin(), cidrs());
     }
 
     private Protocol protocol() throws IOException {

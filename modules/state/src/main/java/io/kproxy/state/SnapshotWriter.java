@@ -99,6 +99,13 @@ final class SnapshotWriter {
         }
     }
 
+    /** One ServiceCIDR (format 3): name, origin, ranges. */
+    void serviceCidr(ServiceCidrSpec s) throws IOException {
+        string(s.name());
+        origin(s.origin());
+        cidrs(s.cidrs());
+    }
+
     private void origin(Origin o) throws IOException {
         out.writeLong(o.offset());
         string(o.resourceVersion());

@@ -8,6 +8,8 @@ import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -41,6 +43,7 @@ final class RandomCluster {
     private int version;
     final Map<String, ServiceObserved> services = new HashMap<>();
     final Map<String, EndpointSliceObserved> slices = new HashMap<>();
+    final Map<String, ServiceCIDRObserved> serviceCidrs = new HashMap<>();
 
     RandomCluster(long seed) {
         this.rnd = new Random(seed);
@@ -71,12 +74,15 @@ final class RandomCluster {
         if (r < 92) {
             return config();
         }
-        if (r < 94) {
-            ResourceKind kind = ResourceKind.values()[rnd.nextInt(3)];
+        if (r < 93) {
+            ResourceKind kind = ResourceKind.values()[rnd.nextInt(ResourceKind.values().length)];
             return new SourceSynced(kind, "");
         }
-        if (r < 96) {
+        if (r < 95) {
             return relist();
+        }
+        if (r < 97) {
+            return serviceCidr();
         }
         return switch (rnd.nextInt(3)) {
             case 0 -> new DataplanePinned(rnd.nextInt(3), "test");
@@ -208,15 +214,38 @@ final class RandomCluster {
         return f.observed();
     }
 
+    /** A ServiceCIDR observed (sometimes with a range that does not parse) or deleted, over three names. */
+    ClusterEvent serviceCidr() {
+        String name = List.of("kubernetes", "extra", "more").get(rnd.nextInt(3));
+        if (rnd.nextInt(4) == 0) {
+            serviceCidrs.remove(name);
+            return new ServiceCIDRDeleted(name, "", rnd.nextBoolean());
+        }
+        List<Json> cidrs = switch (rnd.nextInt(5)) {
+            case 0 -> List.of(Json.of("172.30.0.0/16"));
+            case 1 -> List.of(Json.of("172.30.0.0/16"), Json.of("fd00:172:30::/112"));
+            case 2 -> List.of(Json.of("10.200.0.0/24"));
+            case 3 -> List.of(Json.of("fd00:200::/120"), Json.of("not-a-cidr"));
+            default -> List.of();
+        };
+        Json.Obj o = Json.obj("apiVersion", Json.of("networking.k8s.io/v1"), "kind", Json.of("ServiceCIDR"),
+                "metadata", Json.obj("name", Json.of(name), "resourceVersion", Json.of(Integer.toString(++version))),
+                "spec", Json.obj("cidrs", Json.arr(cidrs)));
+        ServiceCIDRObserved e = new ServiceCIDRObserved(name, Integer.toString(version), o);
+        serviceCidrs.put(name, e);
+        return e;
+    }
+
     ConfigRecorded config() {
         String mode = List.of("iptables", "nftables", "ipvs").get(rnd.nextInt(3));
         Json.Obj config = Json.obj("mode", Json.of(mode), "clusterCIDR", Json.of(rnd.nextBoolean() ? "10.0.0.0/8" : "10.0.0.0/8,fd00::/48"),
-                "detectLocalMode", Json.of(rnd.nextBoolean() ? "ClusterCIDR" : "NodeCIDR"));
+                "detectLocalMode", Json.of(rnd.nextBoolean() ? "ClusterCIDR" : "NodeCIDR"),
+                "kproxy", Json.obj("serviceCIDRs", rnd.nextBoolean() ? Json.arr(Json.of("172.30.0.0/16")) : Json.arr()));
         return new ConfigRecorded(new NodeName(rnd.nextInt(4) == 0 ? "node-2" : Logs.NODE), config);
     }
 
     SourceRelisted relist() {
-        ResourceKind kind = ResourceKind.values()[rnd.nextInt(3)];
+        ResourceKind kind = ResourceKind.values()[rnd.nextInt(ResourceKind.values().length)];
         Set<String> keys = new HashSet<>();
         switch (kind) {
             case SERVICE -> services.keySet().stream().filter(k -> rnd.nextInt(4) != 0).forEach(k -> keys.add("ns/" + k));
@@ -226,6 +255,10 @@ final class RandomCluster {
                     keys.add(Logs.NODE);
                 }
             }
+            case SERVICE_CIDR -> serviceCidrs.keySet().stream().filter(k -> rnd.nextInt(3) != 0).forEach(keys::add);
+        }
+        if (kind == ResourceKind.SERVICE_CIDR) {
+            serviceCidrs.keySet().removeIf(k -> !keys.contains(k));
         }
         if (kind == ResourceKind.SERVICE) {
             services.keySet().removeIf(k -> !keys.contains("ns/" + k));

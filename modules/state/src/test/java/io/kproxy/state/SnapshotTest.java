@@ -76,6 +76,25 @@ class SnapshotTest {
         assertThat(back.toSnapshot()[0]).as("written again in the current format").isEqualTo(SnapshotCodec.VERSION);
     }
 
+    /**
+     * A snapshot written by format version 2 (before ServiceCIDRs were folded,
+     * {@code rich-v2.bin}, made from {@link #rich()} by the version-2 encoder) still decodes, to
+     * the same state with no ServiceCIDR, so the configured ranges stay in force.
+     */
+    @Test
+    void readsFormatVersion2() throws Exception {
+        byte[] v2;
+        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v2.bin")) {
+            v2 = in.readAllBytes();
+        }
+        assertThat(v2[0]).isEqualTo(SnapshotCodec.VERSION_2);
+        FoldedState back = FoldedState.fromSnapshot(v2);
+        assertThat(back).isEqualTo(rich());
+        assertThat(back.cluster().serviceCidrOrigins()).isEmpty();
+        assertThat(back.node().settings().serviceCIDRs()).extracting(Object::toString).containsExactly("172.30.0.0/16");
+        assertThat(back.toSnapshot()[0]).as("written again in the current format").isEqualTo(SnapshotCodec.VERSION);
+    }
+
     @Test
     void aPinAfterTheSnapshotOffsetIsRefused() {
         FoldedState s = rich();

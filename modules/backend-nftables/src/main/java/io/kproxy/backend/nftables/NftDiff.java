@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -28,8 +29,11 @@ import java.util.Set;
  *       DNATed and meets the new table's REJECT for a cluster IP (RestartUnderLoadIT: about one
  *       connection in 2,500 during 100 recreations). That is the fallback only when the kernel
  *       refuses the takeover (an object declared differently).</li>
- *   <li>A forced full sync, or a changed base ruleset: {@code flush table}, then every object
- *       again; affinity sets keep their entries, as upstream's full sync does.</li>
+ *   <li>A forced full sync, or a base ruleset whose declarations, shared containers or
+ *       {@code nodeport-ips} elements changed: {@code flush table}, then every object again;
+ *       affinity sets keep their entries, as upstream's full sync does. When only the rules of
+ *       base chains changed (the service ranges, from ServiceCIDRs), the partial transaction
+ *       flushes and rewrites just those chains ({@link BaseRuleDiff}).</li>
  *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted;
  *       chains created or flushed and rewritten; chains and verdict maps no longer used are
  *       flushed now and deleted by a later sync at least a second after ({@link NftPlan#STALE_GRACE});
@@ -46,11 +50,15 @@ final class NftDiff {
             return recreate(desired);
         }
         NftPlan l = last.get();
-        boolean baseChanged = !l.v4().base().equals(desired.v4().base()) || !l.v6().base().equals(desired.v6().base());
-        if (options.forceFull() || baseChanged) {
+        if (options.forceFull()) {
             return rewrite(l, desired, options.now());
         }
-        return partial(l, desired, options.now());
+        var v4 = BaseRuleDiff.chainsToRewrite(l.v4().base(), desired.v4().base(), desired.v4().family().table());
+        var v6 = BaseRuleDiff.chainsToRewrite(l.v6().base(), desired.v6().base(), desired.v6().family().table());
+        if (v4.isEmpty() || v6.isEmpty()) {
+            return rewrite(l, desired, options.now());
+        }
+        return partial(l, desired, options.now(), v4.get(), v6.get());
     }
 
     private static Transaction recreate(NftPlan desired) {
@@ -207,11 +215,12 @@ final class NftDiff {
         return dropResurrected(stale, desired);
     }
 
-    private static Transaction partial(NftPlan last, NftPlan desired, Instant now) {
+    private static Transaction partial(NftPlan last, NftPlan desired, Instant now, Map<String, List<String>> v4Base,
+            Map<String, List<String>> v6Base) {
         Commands out = new Commands();
         var stale = deleteDueStale(out, last.stale(), desired, now);
-        stale = partialFamily(out, last.v4(), desired.v4(), stale, last.stale(), now);
-        stale = partialFamily(out, last.v6(), desired.v6(), stale, last.stale(), now);
+        stale = partialFamily(out, last.v4(), desired.v4(), v4Base, stale, last.stale(), now);
+        stale = partialFamily(out, last.v6(), desired.v6(), v6Base, stale, last.stale(), now);
         return new Transaction(NftablesProvider.MODE, SyncKind.PARTIAL, out.operations(), out.text(), desired.withStale(stale));
     }
 
@@ -244,8 +253,10 @@ final class NftDiff {
         return next;
     }
 
+    /** @param baseChains base chains whose rules changed, with their desired rules ({@link BaseRuleDiff}) */
     private static PersistentMap<String, Stale> partialFamily(Commands out, FamilyPlan last, FamilyPlan desired,
-            PersistentMap<String, Stale> stale, PersistentMap<String, Stale> wasStale, Instant now) {
+            Map<String, List<String>> baseChains, PersistentMap<String, Stale> stale, PersistentMap<String, Stale> wasStale,
+            Instant now) {
         String t = desired.family().table();
         NftFamily f = desired.family();
         List<String> elementDeletes = new ArrayList<>();
@@ -271,6 +282,7 @@ final class NftDiff {
         });
         List<NftChain> chainsToWrite = new ArrayList<>();
         List<String> chainFlushes = new ArrayList<>();
+        baseChains.keySet().forEach(c -> chainFlushes.add("flush chain " + t + " " + c));
         List<String> chainAdds = new ArrayList<>();
         List<String> removedChains = new ArrayList<>();
         last.chains().diff(desired.chains(), new PersistentMap.DiffVisitor<>() {
@@ -365,6 +377,7 @@ final class NftDiff {
         setAdds.forEach(out::add);
         mapAdds.forEach(out::add);
         chainAdds.forEach(out::add);
+        baseChains.values().forEach(rules -> rules.forEach(out::add));
         for (NftChain c : chainsToWrite) {
             for (String r : c.rules()) {
                 out.add("add rule " + t + " " + c.name() + " " + r);

@@ -104,6 +104,35 @@ class NftKernelIT {
         assertThat(kernelServiceChains).isEqualTo(planChains);
     }
 
+    /** ServiceCIDRs changing the service ranges: the partial transaction that rewrites cluster-ips-check applies. */
+    @Test
+    void aServiceRangeChangeAppliesPartiallyInTheKernel() throws KernelException {
+        backend.cleanup();
+        TreeMap<String, States.PortSpec> specs = new RandomStates(77).initial(10);
+        States.NodeSpec node = NftStates.node();
+        Plan applied = backend.render(RandomStates.state(specs, node));
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+        backend.apply(backend.diff(Optional.empty(), applied, SyncOptions.at(now)));
+        for (java.util.List<String> ranges : java.util.List.of(java.util.List.of("10.96.0.0/12", "172.30.0.0/16", "fd00:30::/108"),
+                java.util.List.<String>of(), java.util.List.of("172.30.0.0/16", "fd00:30::/108"))) {
+            node.serviceCIDRs = ranges;
+            Plan desired = backend.render(RandomStates.state(specs, node));
+            Transaction tx = backend.diff(Optional.of(applied), desired, SyncOptions.at(now = now.plusSeconds(1)));
+            assertThat(tx.isFull()).as("ranges %s", ranges).isFalse();
+            backend.check(tx);
+            backend.apply(tx);
+            applied = tx.result();
+            String chain = nft.list("list chain ip kube-proxy cluster-ips-check").output();
+            if (ranges.isEmpty()) {
+                assertThat(chain).doesNotContain(" drop");
+            } else {
+                assertThat(chain).contains("drop").contains("172.30.0.0/16");
+                assertThat(chain.contains("10.96.0.0/12")).isEqualTo(ranges.contains("10.96.0.0/12"));
+            }
+        }
+        backend.cleanup(); // the dry-run test expects no table of ours
+    }
+
     @Test
     void refusalIsTypedWithTheFailingLine() {
         String bad = "add table ip kube-proxy\nadd rule ip kube-proxy no-such-chain accept\n";

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Watches the API server (Services and EndpointSlices without the service-proxy-name and
- * headless labels, and this node's Node) and appends every observation to the event log, in
- * order, with relist barriers. Item by item:
+ * headless labels, this node's Node, and the {@code networking.k8s.io/v1} ServiceCIDRs) and
+ * appends every observation to the event log, in order, with relist barriers. Item by item:
  *
  * <ul>
  *   <li>On {@link #start()}, each kind is listed in pages and compared with the
@@ -94,8 +94,8 @@ public final class KubeSource implements AutoCloseable {
         watches.add(watch(KindSpec.services(), known, sink));
         watches.add(watch(KindSpec.endpointSlices(), known, sink));
         watches.add(watch(KindSpec.node(options.nodeName()), known, sink));
-        this.synced = CompletableFuture.allOf(watches.stream()
-                .map(w -> w.ledger().firstListDurable()).toArray(CompletableFuture[]::new));
+        watches.add(watch(KindSpec.serviceCidrs(), known, sink));
+        this.synced = CompletableFuture.allOf(watches.stream().map(KindWatch::settled).toArray(CompletableFuture[]::new));
         stats.bind(() -> watches.stream().allMatch(KindWatch::isWatching), synced::isDone, queue::depth);
         this.monitor = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("kproxy-source-monitor").daemon(true).factory());
@@ -149,7 +149,7 @@ public final class KubeSource implements AutoCloseable {
         return "address=" + s.server() + " auth=\"" + s.authentication() + "\" origin=\"" + s.origin() + "\"";
     }
 
-    /** Starts the appender, the three informers and the watchdog; returns at once. */
+    /** Starts the appender, the four informers and the watchdog; returns at once. */
     public synchronized void start() {
         if (started || closed) {
             throw new IllegalStateException(closed ? "source is closed" : "source already started");
@@ -179,7 +179,8 @@ public final class KubeSource implements AutoCloseable {
 
     /**
      * Completes once every kind's first list in this process is durable in the log (whether or
-     * not it needed to append anything). Never completes if the source fails first.
+     * not it needed to append anything), ServiceCIDRs excepted when the API server does not serve
+     * them (a 404) or refuses them to this user (a 403; see {@link KindSpec#optional()}). Never completes if the source fails first.
      */
     public CompletableFuture<Void> synced() {
         return synced.copy();

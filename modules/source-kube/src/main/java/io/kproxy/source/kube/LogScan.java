@@ -10,6 +10,8 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -91,6 +93,8 @@ public final class LogScan {
             case EndpointSliceDeleted d -> remove(ResourceKind.ENDPOINT_SLICE, d.slice().toString());
             case NodeObserved o -> put(ResourceKind.NODE, o.node().value(), o.object());
             case NodeDeleted d -> remove(ResourceKind.NODE, d.node().value());
+            case ServiceCIDRObserved o -> put(ResourceKind.SERVICE_CIDR, o.name(), o.object());
+            case ServiceCIDRDeleted d -> remove(ResourceKind.SERVICE_CIDR, d.name());
             case SourceSynced s -> synced.add(s.kind());
             case SourceRelisted r -> objects.get(r.kind()).keySet().retainAll(r.keysPresent());
             case ConfigRecorded _ -> { }

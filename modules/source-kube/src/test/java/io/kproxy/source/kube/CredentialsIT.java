@@ -139,7 +139,8 @@ class CredentialsIT {
         // fabric8 retries a failed list from 200 ms, doubling: several failures per kind in this time
         Thread.sleep(4_000);
         List<String> warnings = logs.warnings("reason=http-401");
-        assertThat(warnings).as("one line per kind, naming the address and the 401").hasSize(3)
+        // Services, EndpointSlices, the Node and ServiceCIDRs
+        assertThat(warnings).as("one line per kind, naming the address and the 401").hasSize(4)
                 .allMatch(w -> w.contains("address=" + api.url()) && w.contains("auth=\"anonymous\"") && !w.contains("\n"));
         assertThat(logs.events()).as("no stack trace from anyone, no other warning")
                 .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))

@@ -1,5 +1,7 @@
 package io.kproxy.source.kube;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Service;
@@ -7,6 +9,8 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.List;
 import java.util.Map;
 
 /** Test-only: fabric8 objects for the mock API server, and one-line changes through a client. */
@@ -40,6 +44,31 @@ final class Kube {
     static Node node(String name) {
         return new NodeBuilder().withNewMetadata().withName(name).addToLabels("topology.kubernetes.io/zone", "z1").endMetadata()
                 .withNewSpec().withPodCIDRs("10.244.0.0/24").endSpec().build();
+    }
+
+    /** The {@code networking.k8s.io/v1} ServiceCIDR resource, named explicitly (the mock serves no discovery). */
+    static final ResourceDefinitionContext SERVICE_CIDRS = new ResourceDefinitionContext.Builder().withGroup("networking.k8s.io")
+            .withVersion("v1").withKind("ServiceCIDR").withPlural("servicecidrs").withNamespaced(false).build();
+
+    static GenericKubernetesResource serviceCidr(String name, String... cidrs) {
+        return new GenericKubernetesResourceBuilder().withApiVersion("networking.k8s.io/v1").withKind("ServiceCIDR")
+                .withNewMetadata().withName(name).endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("cidrs", List.of(cidrs)))).build();
+    }
+
+    static void create(KubernetesClient c, GenericKubernetesResource serviceCidr) {
+        c.genericKubernetesResources(SERVICE_CIDRS).resource(serviceCidr).create();
+    }
+
+    static void replaceServiceCidr(KubernetesClient c, String name, String... cidrs) {
+        c.genericKubernetesResources(SERVICE_CIDRS).withName(name).edit(r -> {
+            r.setAdditionalProperty("spec", Map.of("cidrs", List.of(cidrs)));
+            return r;
+        });
+    }
+
+    static void deleteServiceCidr(KubernetesClient c, String name) {
+        c.genericKubernetesResources(SERVICE_CIDRS).withName(name).delete();
     }
 
     static void create(KubernetesClient c, Service s) {

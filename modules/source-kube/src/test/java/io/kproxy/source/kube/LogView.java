@@ -7,6 +7,8 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.events.SourceRelisted;
@@ -50,6 +52,7 @@ final class LogView {
             case ServiceObserved _, ServiceDeleted _ -> ResourceKind.SERVICE;
             case EndpointSliceObserved _, EndpointSliceDeleted _ -> ResourceKind.ENDPOINT_SLICE;
             case NodeObserved _, NodeDeleted _ -> ResourceKind.NODE;
+            case ServiceCIDRObserved _, ServiceCIDRDeleted _ -> ResourceKind.SERVICE_CIDR;
             case SourceSynced s -> s.kind();
             case SourceRelisted r -> r.kind();
             default -> null;
@@ -65,6 +68,8 @@ final class LogView {
             case EndpointSliceDeleted d -> (d.finalStateUnknown() ? "deleted? " : "deleted ") + d.slice();
             case NodeObserved o -> "observed " + o.node();
             case NodeDeleted d -> (d.finalStateUnknown() ? "deleted? " : "deleted ") + d.node();
+            case ServiceCIDRObserved o -> "observed " + o.name() + " " + o.cidrs();
+            case ServiceCIDRDeleted d -> (d.finalStateUnknown() ? "deleted? " : "deleted ") + d.name();
             case SourceSynced s -> "synced " + s.kind();
             case SourceRelisted r -> "relisted " + r.kind() + " " + new TreeSet<>(r.keysPresent());
             default -> event.type().toString();

@@ -31,6 +31,9 @@ class ReconnectIT {
         Kube.create(c, Kube.service("b", "10.96.0.2", Map.of()));
         Kube.create(c, Kube.slice("a-1", "a", "10.244.0.1", Map.of()));
         Kube.create(c, Kube.node(TestSources.NODE));
+        // Every real API server that serves ServiceCIDRs holds the default one. (With an empty
+        // collection, the informer relists it after the mock's restart instead of resuming.)
+        Kube.create(c, Kube.serviceCidr("kubernetes", "10.96.0.0/16"));
     }
 
     @AfterEach

@@ -34,8 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code ERROR} event, answer watches with a plain HTTP 410, hide events from open watches
  * ("mute"), close open watches ("sever"), and stop and restart on the same port with the same
  * objects, and require a bearer token (answering 401 to anonymous requests and to other tokens,
- * as an API server with anonymous authentication off does). Resources are named by their plural ({@code services}, {@code endpointslices},
- * {@code nodes}). Thread-safe.
+ * as an API server with anonymous authentication off does), and answer 404 for a resource it
+ * does not serve. Resources are named by their plural ({@code services}, {@code endpointslices},
+ * {@code nodes}, {@code servicecidrs}). Thread-safe.
  */
 final class ScriptedApiServer implements AutoCloseable {
 
@@ -46,6 +47,9 @@ final class ScriptedApiServer implements AutoCloseable {
     private final Script script = new Script();
     private final Map<String, Boolean> plainGone = new ConcurrentHashMap<>();
     private final Map<String, Boolean> goneNext = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> unserved = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> forbidden = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> notFound = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> pagedLists = new ConcurrentHashMap<>();
     private final List<TrackedWatch> watches = new CopyOnWriteArrayList<>();
     private volatile String requiredToken = "";
@@ -130,6 +134,24 @@ final class ScriptedApiServer implements AutoCloseable {
         plainGone.put(resource, on);
     }
 
+    /**
+     * While on, every request on {@code resource} is answered 404 NotFound, as an API server that
+     * does not serve the resource answers (ServiceCIDRs before Kubernetes 1.33).
+     */
+    public void unserve(String resource, boolean on) {
+        unserved.put(resource, on);
+    }
+
+    /** While on, every request on {@code resource} is answered 403 Forbidden (RBAC without it). */
+    public void forbid(String resource, boolean on) {
+        forbidden.put(resource, on);
+    }
+
+    /** Requests on {@code resource} answered 404 by {@link #unserve}. */
+    public int notFoundAnswers(String resource) {
+        return notFound.computeIfAbsent(resource, k -> new AtomicInteger()).get();
+    }
+
     /** List pages served with a {@code continue} token, for {@code resource}. */
     public int continuedPages(String resource) {
         return pagedLists.computeIfAbsent(resource, k -> new AtomicInteger()).get();
@@ -171,6 +193,17 @@ final class ScriptedApiServer implements AutoCloseable {
             String resource = resourceOf(path);
             String query = query(path);
             boolean get = "GET".equals(request.getMethod());
+            if (unserved.getOrDefault(resource, false)) {
+                notFound.computeIfAbsent(resource, k -> new AtomicInteger()).incrementAndGet();
+                return new MockResponse().setResponseCode(404).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                        + "\"status\":\"Failure\",\"message\":\"the server could not find the requested resource\","
+                        + "\"reason\":\"NotFound\",\"details\":{},\"code\":404}");
+            }
+            if (forbidden.getOrDefault(resource, false)) {
+                return new MockResponse().setResponseCode(403).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                        + "\"status\":\"Failure\",\"message\":\"" + resource + " is forbidden: User \\\"system:serviceaccount:kube-system:kproxy\\\" "
+                        + "cannot list resource \\\"" + resource + "\\\"\",\"reason\":\"Forbidden\",\"details\":{},\"code\":403}");
+            }
             if (get && query.contains("watch=true")) {
                 if (plainGone.getOrDefault(resource, false)) {
                     return new MockResponse().setResponseCode(410).setBody(status410());

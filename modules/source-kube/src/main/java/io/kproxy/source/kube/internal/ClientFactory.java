@@ -85,6 +85,7 @@ public final class ClientFactory {
         serialization.registerKubernetesResource(RawObject.RawService.class);
         serialization.registerKubernetesResource(RawObject.RawEndpointSlice.class);
         serialization.registerKubernetesResource(RawObject.RawNode.class);
+        serialization.registerKubernetesResource(RawObject.RawServiceCidr.class);
         return serialization;
     }
 }

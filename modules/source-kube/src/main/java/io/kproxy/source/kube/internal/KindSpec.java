@@ -7,6 +7,7 @@ import io.kproxy.model.NodeName;
 import io.kproxy.source.kube.internal.RawObject.RawEndpointSlice;
 import io.kproxy.source.kube.internal.RawObject.RawNode;
 import io.kproxy.source.kube.internal.RawObject.RawService;
+import io.kproxy.source.kube.internal.RawObject.RawServiceCidr;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -17,9 +18,24 @@ import java.util.function.Supplier;
  * @param kind       the kind recorded in events
  * @param informable the filtered resource to inform on, for a client
  * @param empty      a new, empty object of the kind (what the informer's reduced store hands back)
+ * @param whenAbsent "" for a kind every API server serves; for one it may not serve (it answers
+ *                   404), what the node does instead, for the log line that says so once. An
+ *                   absent kind never holds {@code KubeSource#synced()} back; its informer keeps
+ *                   retrying and records the kind once the API server serves it.
  */
 public record KindSpec<T extends RawObject>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable,
-        Supplier<T> empty) {
+        Supplier<T> empty, String whenAbsent) {
+
+    public KindSpec {
+        if (kind == null || informable == null || empty == null || whenAbsent == null) {
+            throw new IllegalArgumentException("kind, informable, empty and whenAbsent are required");
+        }
+    }
+
+    /** Whether the API server may not serve this kind (see {@code whenAbsent}). */
+    public boolean optional() {
+        return !whenAbsent.isEmpty();
+    }
 
     /** Upstream's label: an object for another proxy implementation. */
     public static final String SERVICE_PROXY_NAME = "service.kubernetes.io/service-proxy-name";
@@ -34,14 +50,14 @@ public record KindSpec<T extends RawObject>(ResourceKind kind, Function<Kubernet
     public static KindSpec<RawService> services() {
         return new KindSpec<>(ResourceKind.SERVICE,
                 c -> c.resources(RawService.class).inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS),
-                RawService::new);
+                RawService::new, "");
     }
 
     /** {@code discovery.k8s.io/v1} EndpointSlices, with the same selector as Services. */
     public static KindSpec<RawEndpointSlice> endpointSlices() {
         return new KindSpec<>(ResourceKind.ENDPOINT_SLICE,
                 c -> c.resources(RawEndpointSlice.class).inAnyNamespace().withoutLabel(SERVICE_PROXY_NAME).withoutLabel(HEADLESS),
-                RawEndpointSlice::new);
+                RawEndpointSlice::new, "");
     }
 
     /**
@@ -49,6 +65,18 @@ public record KindSpec<T extends RawObject>(ResourceKind kind, Function<Kubernet
      * informer in {@code cmd/kube-proxy/app/server.go} ({@code fields.OneTermEqualSelector}).
      */
     public static KindSpec<RawNode> node(NodeName node) {
-        return new KindSpec<>(ResourceKind.NODE, c -> c.resources(RawNode.class).withField("metadata.name", node.value()), RawNode::new);
+        return new KindSpec<>(ResourceKind.NODE, c -> c.resources(RawNode.class).withField("metadata.name", node.value()), RawNode::new,
+                "");
+    }
+
+    /**
+     * Every {@code networking.k8s.io/v1} ServiceCIDR: the service ranges, which upstream's
+     * nftables mode learns from them ({@code pkg/proxy/config/config.go} ServiceCIDRConfig, no
+     * selector). API servers before Kubernetes 1.33 (or with the MultiCIDRServiceAllocator
+     * feature off) do not serve them; the node then keeps its configured ranges.
+     */
+    public static KindSpec<RawServiceCidr> serviceCidrs() {
+        return new KindSpec<>(ResourceKind.SERVICE_CIDR, c -> c.resources(RawServiceCidr.class), RawServiceCidr::new,
+                "the configured kproxy.serviceCIDRs stay the service ranges");
     }
 }

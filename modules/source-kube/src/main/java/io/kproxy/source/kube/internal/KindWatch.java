@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.model.Json;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,14 @@ import org.slf4j.LoggerFactory;
  * and the API server's reason (a 401, a 403 naming the user); repeats of the same reason at
  * DEBUG; a 410 (expired resourceVersion, relisted) at INFO; network failures at DEBUG only, since
  * {@link Reachability} reports those once for all kinds; the end of an episode (the next
- * successful list) at INFO when it was warned about, else at DEBUG. Thread-safe.
+ * successful list) at INFO when it was warned about, else at DEBUG.
+ *
+ * <p>A kind the API server may not serve ({@link KindSpec#optional()}, ServiceCIDRs) that
+ * answers 404 is said once at INFO with what the node does instead, marks the kind
+ * {@link #settled() settled} so that it holds no sync back, and is retried quietly (DEBUG) with
+ * fabric8's backoff: an API server upgraded later is picked up without a restart, and its first
+ * list is logged at INFO. A 403 for such a kind (RBAC from before it was watched) is warned
+ * about like any 403 and settles the kind too. Thread-safe.
  */
 public final class KindWatch<T extends RawObject> implements WatchedKind {
 
@@ -38,6 +46,8 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private String failingReason = "";   // guarded by episodeLock
     private int failures;                // guarded by episodeLock
     private boolean warned;              // guarded by episodeLock
+    private boolean absentSaid;          // guarded by episodeLock
+    private final CompletableFuture<Void> absent = new CompletableFuture<>();
     private volatile SharedIndexInformer<T> informer;   // written under this object's lock
     private volatile boolean closed;
 
@@ -53,6 +63,18 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
 
     public KindLedger ledger() {
         return ledger;
+    }
+
+    /**
+     * Completes when the kind's first list in this process is durable in the log or, for an
+     * optional kind, when the API server has answered that it does not serve it (404) or not to
+     * this user (403).
+     */
+    public CompletableFuture<Void> settled() {
+        if (!spec.optional()) {
+            return ledger.firstListDurable();
+        }
+        return CompletableFuture.anyOf(ledger.firstListDurable(), absent).thenApply(x -> null);
     }
 
     @Override
@@ -92,8 +114,17 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
                 LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), failure.reason());
                 return false;
             }
+            if (spec.optional() && failure.reason().equals("http-404")) {
+                absent(failure);
+                return true;
+            }
             stats.error(spec.kind() + " list/watch failed (" + failure.reason() + "): " + failure.detail());
             failed(failure, started);
+            if (spec.optional() && failure.reason().equals("http-403")) {
+                // Permission missing (an older deploy/rbac.yaml): warned above, retried; the node
+                // keeps its fallback meanwhile, so the kind holds no sync back either.
+                absent.complete(null);
+            }
             return true;
         });
         next.addEventHandler(new Handler(generation));
@@ -133,8 +164,25 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         failingReason = failure.reason();
     }
 
+    private void absent(ApiFailure failure) {
+        synchronized (episodeLock) {
+            if (!absentSaid) {
+                absentSaid = true;
+                LOG.info("decision=kind-not-served kind={} address={} reason={} consequence=\"{}\" detail=\"{}\"", spec.kind(),
+                        reachability.address(), failure.reason(), spec.whenAbsent(), failure.detail());
+            } else {
+                LOG.debug("decision=retry-list-watch kind={} reason={} absent=true", spec.kind(), failure.reason());
+            }
+        }
+        absent.complete(null);
+    }
+
     private void recovered() {
         synchronized (episodeLock) {
+            if (absentSaid) {
+                LOG.info("decision=kind-served kind={} address={}", spec.kind(), reachability.address());
+                absentSaid = false;
+            }
             if (warned) {
                 LOG.info("decision=list-watch-recovered kind={} address={} failures={} last_reason={}", spec.kind(),
                         reachability.address(), failures, failingReason);

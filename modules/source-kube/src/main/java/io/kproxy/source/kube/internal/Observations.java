@@ -7,6 +7,8 @@ import io.kproxy.events.KubeObjects;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
+import io.kproxy.events.ServiceCIDRDeleted;
+import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceDeleted;
 import io.kproxy.events.ServiceObserved;
 import io.kproxy.model.EndpointSliceRef;
@@ -25,11 +27,11 @@ public final class Observations {
     private Observations() {
     }
 
-    /** {@code namespace/name}, or {@code name} for Nodes (the keys of {@code SourceRelisted}). */
+    /** {@code namespace/name}, or {@code name} for the cluster-scoped Nodes and ServiceCIDRs (the keys of {@code SourceRelisted}). */
     public static String key(ResourceKind kind, Json.Obj object) {
         return switch (kind) {
             case SERVICE, ENDPOINT_SLICE -> KubeObjects.namespace(object) + "/" + KubeObjects.name(object);
-            case NODE -> KubeObjects.name(object);
+            case NODE, SERVICE_CIDR -> KubeObjects.name(object);
         };
     }
 
@@ -41,6 +43,7 @@ public final class Observations {
             case ENDPOINT_SLICE -> new EndpointSliceObserved(
                     new EndpointSliceRef(KubeObjects.namespace(object), KubeObjects.name(object)), rv, object);
             case NODE -> new NodeObserved(new NodeName(KubeObjects.name(object)), rv, object);
+            case SERVICE_CIDR -> new ServiceCIDRObserved(KubeObjects.name(object), rv, object);
         };
     }
 
@@ -77,6 +80,7 @@ public final class Observations {
                         resourceVersion, finalStateUnknown);
             }
             case NODE -> new NodeDeleted(new NodeName(key), resourceVersion, finalStateUnknown);
+            case SERVICE_CIDR -> new ServiceCIDRDeleted(key, resourceVersion, finalStateUnknown);
         };
     }
 }

@@ -169,7 +169,7 @@ public final class RawJson {
         @Override
         public RawObject deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             if (type == null) {
-                throw new IOException("a raw API object needs a concrete class (RawService, RawEndpointSlice or RawNode)");
+                throw new IOException("a raw API object needs a concrete class (RawService, RawEndpointSlice, RawNode or RawServiceCidr)");
             }
             Json tree = read(p);
             if (!(tree instanceof Json.Obj obj)) {

@@ -63,6 +63,17 @@ public abstract sealed class RawObject implements HasMetadata {
     public static final class RawNode extends RawObject {
     }
 
+    /**
+     * A ServiceCIDR ({@code networking.k8s.io/v1}, cluster-scoped): the service ranges (KEP-1880).
+     * fabric8 7.8 has a typed model for it; the source reads raw trees for every kind alike.
+     */
+    @Group("networking.k8s.io")
+    @Version("v1")
+    @Kind("ServiceCIDR")
+    @Plural("servicecidrs")
+    public static final class RawServiceCidr extends RawObject {
+    }
+
     /** A new, empty object of {@code type}. */
     static RawObject empty(Class<?> type) {
         if (type == RawService.class) {
@@ -71,6 +82,8 @@ public abstract sealed class RawObject implements HasMetadata {
             return new RawEndpointSlice();
         } else if (type == RawNode.class) {
             return new RawNode();
+        } else if (type == RawServiceCidr.class) {
+            return new RawServiceCidr();
         }
         throw new IllegalArgumentException("not a raw API object type: " + type.getName());
     }

@@ -83,6 +83,11 @@ public final class RequestObserver implements Interceptor {
         if (response.code() == 401) {
             tokens.ifPresent(TokenSource::expire);
         }
+        if (response.code() == 404 && kindOf(response.request().uri().getPath()) == ResourceKind.SERVICE_CIDR) {
+            // An API server without ServiceCIDRs (before Kubernetes 1.33): expected, and said
+            // once by KindWatch; not an error to show until it goes away.
+            return CompletableFuture.completedFuture(false);
+        }
         stats.error("API server " + reachability.address() + " answered HTTP " + response.code() + " to "
                 + response.request().uri().getPath());
         return CompletableFuture.completedFuture(false);
@@ -101,6 +106,9 @@ public final class RequestObserver implements Interceptor {
         }
         if (path.endsWith("/nodes")) {
             return ResourceKind.NODE;
+        }
+        if (path.endsWith("/servicecidrs")) {
+            return ResourceKind.SERVICE_CIDR;
         }
         return null;
     }
