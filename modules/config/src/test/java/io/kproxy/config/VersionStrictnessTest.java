@@ -111,6 +111,14 @@ class VersionStrictnessTest {
     }
 
     @Test
+    void aV1alpha2DocumentIsReadByTheSameHardenedReader() {
+        assertThatThrownBy(() -> ConfigLoader.load(V2 + "detectLocal:\n  clusterCIDRs: &c [10.0.0.0/8]\nnodePortAddresses: *c\n"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("YAML aliases (*c) are not supported");
+        String huge = V2 + "hostnameOverride: \"" + "a".repeat(TextLimits.CONFIG.maxFileBytes()) + "\"\n";
+        assertThatThrownBy(() -> ConfigLoader.load(huge)).isInstanceOf(ConfigException.class);
+    }
+
+    @Test
     void v1alpha2CannotDisableAServerSoWritingSuchAConfigIsRefused() {
         // As --metrics-bind-address "" leaves it (a file's empty value is defaulted).
         ProxyConfig noMetrics = Trees.defaultsWith("metricsBindAddress", "");
