@@ -38,7 +38,7 @@ final class V1alpha2Binder {
         Duration sync = r.duration("syncPeriod");
         Duration minSync = r.duration("minSyncPeriod");
 
-        List<String> nodeIPs = r.strings("nodeIPOverride");
+        List<String> nodeIPs = oneEach(errors, "nodeIPOverride", r.strings("nodeIPOverride"));
         String bindAddress = nodeIPs.isEmpty() ? "0.0.0.0" : String.join(",", nodeIPs);
         String healthz = ServerAddresses.toHostPort(errors, "healthzBindAddresses", r.strings("healthzBindAddresses"),
                 "healthzBindPort", r.int32("healthzBindPort"));
@@ -75,7 +75,7 @@ final class V1alpha2Binder {
 
         TreeReader dl = r.object("detectLocal");
         DetectLocalConfig detectLocal = new DetectLocalConfig(dl.string("bridgeInterface"), dl.string("interfaceNamePrefix"));
-        String clusterCIDR = String.join(",", dl.strings("clusterCIDRs"));
+        String clusterCIDR = String.join(",", oneEach(errors, "detectLocal.clusterCIDRs", dl.strings("clusterCIDRs")));
         dl.finish();
 
         TreeReader windows = r.object("windows");
@@ -114,5 +114,18 @@ final class V1alpha2Binder {
             throw new ConfigException(VersionFields.explainUnknown(errors, ConfigVersion.V1ALPHA2));
         }
         return config;
+    }
+
+    /**
+     * The list, each entry refused if it holds a comma: the list is joined with commas into
+     * v1alpha1's one string, where {@code ["a,b"]} would read as two entries.
+     */
+    private static List<String> oneEach(List<FieldError> errors, String field, List<String> items) {
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).contains(",")) {
+                errors.add(new FieldError(field + "[" + i + "]", items.get(i), "must be one entry (no commas): list each as its own item"));
+            }
+        }
+        return items;
     }
 }

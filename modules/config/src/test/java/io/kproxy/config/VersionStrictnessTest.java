@@ -97,7 +97,9 @@ class VersionStrictnessTest {
             "'metricsBindAddresses: [10.0.0.1/32, 10.0.0.2/32]'  | metricsBindAddresses",
             "'healthzBindAddresses: [nope]'                      | healthzBindAddresses[0]",
             "healthzBindPort: 98765                              | healthzBindPort",
-            "'nodePortAddresses: [bogus]'                        | nodePortAddresses[0]"})
+            "'nodePortAddresses: [bogus]'                        | nodePortAddresses[0]",
+            "'nodeIPOverride: [\"10.0.0.1,10.0.0.2\"]'             | nodeIPOverride[0]",
+            "'detectLocal: {clusterCIDRs: [\"10.0.0.0/8,fd00::/64\"]}' | detectLocal.clusterCIDRs[0]"})
     void validationErrorsOfAV1alpha2DocumentHaveV1alpha2Paths(String lines, String path) {
         assertThat(errors(V2 + lines.replace("\\n", "\n") + "\n")).extracting(FieldError::path).containsExactly(path);
     }
