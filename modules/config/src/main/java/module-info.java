@@ -1,6 +1,7 @@
 /**
- * The proxy's configuration: {@code KubeProxyConfiguration} ({@code kubeproxy.config.k8s.io/v1alpha1})
- * records with upstream's field names and defaults plus kproxy's own section; strict loading from
+ * The proxy's configuration: {@code KubeProxyConfiguration} records with upstream's
+ * {@code kubeproxy.config.k8s.io/v1alpha1} field names and defaults plus kproxy's own section, read
+ * from v1alpha1 or v1alpha2 documents; strict loading from
  * YAML or JSON, defaulting and validation as separate steps; and the YAML/JSON text to
  * {@link io.kproxy.model.Json} reader other modules use for Kubernetes objects.
  */

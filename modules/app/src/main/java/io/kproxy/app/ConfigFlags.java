@@ -103,6 +103,33 @@ final class ConfigFlags {
     @Option(names = "--oom-score-adj", paramLabel = "N", description = "The oom-score-adj value for the process (-1000..1000).")
     Integer oomScoreAdj;
 
+    @Option(names = "--conntrack-max-per-core", paramLabel = "N",
+            description = "Maximum number of NAT connections to track per CPU core (0 to leave the limit as-is and ignore conntrack-min).")
+    Integer conntrackMaxPerCore;
+
+    @Option(names = "--conntrack-min", paramLabel = "N", description = "Minimum number of conntrack entries to allocate, regardless of"
+            + " conntrack-max-per-core (set conntrack-max-per-core=0 to leave the limit as-is).")
+    Integer conntrackMin;
+
+    @Option(names = "--conntrack-tcp-timeout-established", paramLabel = "DURATION",
+            description = "Idle timeout for established TCP connections (0 to leave as-is).")
+    String conntrackTcpTimeoutEstablished;
+
+    @Option(names = "--conntrack-tcp-timeout-close-wait", paramLabel = "DURATION",
+            description = "NAT timeout for TCP connections in the CLOSE_WAIT state.")
+    String conntrackTcpTimeoutCloseWait;
+
+    @Option(names = "--conntrack-tcp-be-liberal", arity = "0..1", fallbackValue = "true",
+            description = "Enable liberal mode for tracking TCP packets by setting nf_conntrack_tcp_be_liberal to 1.")
+    Boolean conntrackTcpBeLiberal;
+
+    @Option(names = "--conntrack-udp-timeout", paramLabel = "DURATION", description = "Idle timeout for UNREPLIED UDP connections (0 to leave as-is).")
+    String conntrackUdpTimeout;
+
+    @Option(names = "--conntrack-udp-timeout-stream", paramLabel = "DURATION",
+            description = "Idle timeout for ASSURED UDP connections (0 to leave as-is).")
+    String conntrackUdpTimeoutStream;
+
     @Option(names = "--logging-format", paramLabel = "FORMAT", description = "Log format: 'text' (key=value) or 'json'.")
     String loggingFormat;
 
@@ -164,6 +191,13 @@ final class ConfigFlags {
             out.add(new Setting("--feature-gates", List.of("featureGates"), gates));
         }
         add(out, "--oom-score-adj", oomScoreAdj, "oomScoreAdj");
+        add(out, "--conntrack-max-per-core", conntrackMaxPerCore, "conntrack", "maxPerCore");
+        add(out, "--conntrack-min", conntrackMin, "conntrack", "min");
+        add(out, "--conntrack-tcp-timeout-established", conntrackTcpTimeoutEstablished, "conntrack", "tcpEstablishedTimeout");
+        add(out, "--conntrack-tcp-timeout-close-wait", conntrackTcpTimeoutCloseWait, "conntrack", "tcpCloseWaitTimeout");
+        add(out, "--conntrack-tcp-be-liberal", conntrackTcpBeLiberal, "conntrack", "tcpBeLiberal");
+        add(out, "--conntrack-udp-timeout", conntrackUdpTimeout, "conntrack", "udpTimeout");
+        add(out, "--conntrack-udp-timeout-stream", conntrackUdpTimeoutStream, "conntrack", "udpStreamTimeout");
         add(out, "--logging-format", loggingFormat, "logging", "format");
         add(out, "--v", verbosity, "logging", "verbosity");
         add(out, "--journal-dir", journalDir, "kproxy", "journalDir");

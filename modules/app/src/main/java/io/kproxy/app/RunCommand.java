@@ -5,6 +5,7 @@ import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigVersion;
 import io.kproxy.config.ConfigText;
 import io.kproxy.source.kube.ClientConfigException;
 import io.kproxy.source.kube.KubeSource;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Spec;
  * without an installed backend, an event log this build lacks, and a kubeconfig that is not a
  * regular file; {@code --write-config-to} refuses the same configurations. {@code --cleanup} removes
  * what every installed backend owns and exits; {@code --write-config-to} writes the effective
- * configuration and exits. Otherwise it runs until SIGTERM and stops cleanly, leaving every rule
+ * configuration as v1alpha1 (upstream's choice; {@code --config} reads v1alpha2 too) and exits. Otherwise it runs until SIGTERM and stops cleanly, leaving every rule
  * in place.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -40,11 +41,14 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+    /** The version {@code --write-config-to} writes (docs/operations.md, "Configuration versions"). */
+    static final ConfigVersion WRITTEN_VERSION = ConfigVersion.V1ALPHA1;
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "The KubeProxyConfiguration file; flags that map to it are then ignored.")
+    @Option(names = "--config", paramLabel = "FILE", description = "The KubeProxyConfiguration file, apiVersion kubeproxy.config.k8s.io/v1alpha1"
+            + " or v1alpha2 (KEP-784's draft); flags that map to it are then ignored.")
     Path config;
 
     @Option(names = "--hostname-override", paramLabel = "NAME", description = "The name of this node (wins over the configuration file).")
@@ -57,7 +61,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--cleanup", description = "Remove the rules of every installed backend and exit.")
     boolean cleanup;
 
-    @Option(names = "--write-config-to", paramLabel = "FILE", description = "Write the effective configuration to FILE and exit.")
+    @Option(names = "--write-config-to", paramLabel = "FILE",
+            description = "Write the effective configuration to FILE as kubeproxy.config.k8s.io/v1alpha1 (as upstream) and exit.")
     Path writeConfigTo;
 
     @Mixin
@@ -140,7 +145,9 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         try {
-            Files.writeString(writeConfigTo, ConfigText.toYaml(ConfigLoader.toTree(resolved.config())));
+            // Upstream's options.go writeConfigFile encodes to v1alpha1 whatever version was read.
+            Files.writeString(writeConfigTo, ConfigText.toYaml(ConfigLoader.toTree(resolved.config(), WRITTEN_VERSION)));
+            LOG.info("decision=wrote-config file=\"{}\" apiVersion={}", writeConfigTo, WRITTEN_VERSION.apiVersion());
             return 0;
         } catch (IOException e) {
             err.println("kproxy run: cannot write " + writeConfigTo + ": " + e.getMessage());

@@ -2,6 +2,7 @@ package io.kproxy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.config.ConfigLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,6 +65,38 @@ class KproxyLaunchIT {
         Result r = launch("run", "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--write-config-to", out.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(Files.readString(out)).contains("kind: KubeProxyConfiguration", "mode: nftables", "clusterCIDR: 10.0.0.0/16");
+        assertThat(r.err()).contains("decision=wrote-config", "apiVersion=kubeproxy.config.k8s.io/v1alpha1");
+    }
+
+    @Test
+    void aV1alpha2ConfigIsWrittenBackAsV1alpha1AndReadsAsTheSameConfig(@TempDir Path dir) throws Exception {
+        Path in = dir.resolve("v1alpha2.yaml");
+        Files.writeString(in, """
+                apiVersion: kubeproxy.config.k8s.io/v1alpha2
+                kind: KubeProxyConfiguration
+                mode: nftables
+                syncPeriod: 20s
+                minSyncPeriod: 2s
+                detectLocal: {clusterCIDRs: [10.244.0.0/16, "fd00:1::/64"]}
+                linux: {masqueradeAll: true, oomScoreAdj: -500, conntrack: {tcpEstablishedTimeout: 2h}}
+                healthzBindAddresses: ["0.0.0.0/0"]
+                healthzBindPort: 20256
+                """);
+        Path out = dir.resolve("effective.yaml");
+        Result r = launch("run", "--config", in.toString(), "--write-config-to", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        String written = Files.readString(out);
+        assertThat(written).contains("apiVersion: kubeproxy.config.k8s.io/v1alpha1", "clusterCIDR: \"10.244.0.0/16,fd00:1::/64\"",
+                "healthzBindAddress: 0.0.0.0:20256");
+        assertThat(r.err()).contains("apiVersion=kubeproxy.config.k8s.io/v1alpha1");
+        assertThat(ConfigLoader.load(out)).isEqualTo(ConfigLoader.load(in));
+    }
+
+    @Test
+    void runHelpSaysWhichVersionsAreReadAndWritten() throws Exception {
+        Result r = launch("run", "--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("v1alpha1", "v1alpha2", "--conntrack-tcp-timeout-established");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.config.Availability;
+import io.kproxy.config.ConntrackConfig;
 import io.kproxy.config.ProxyMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,31 @@ class RunConfigTest {
         assertThat(r.config().kproxy().journalDir()).isEqualTo("/tmp/j");
         assertThat(r.config().healthzBindAddress()).isEqualTo("127.0.0.1:20256");
         assertThat(r.warnings()).isEmpty();
+    }
+
+    @Test
+    void conntrackFlagsSetTheConntrackSection() throws Exception {
+        // Upstream's cmd/kube-proxy/app/options.go conntrack flags.
+        RunConfig.Resolved r = resolve(Optional.empty(), flags("--conntrack-max-per-core", "0", "--conntrack-min", "7",
+                "--conntrack-tcp-timeout-established", "2h", "--conntrack-tcp-timeout-close-wait", "30m", "--conntrack-tcp-be-liberal",
+                "--conntrack-udp-timeout", "30s", "--conntrack-udp-timeout-stream", "5m"), Optional.of("n"));
+        assertThat(r.config().conntrack()).isEqualTo(new ConntrackConfig(0, 7, Duration.ofHours(2), Duration.ofMinutes(30), true,
+                Duration.ofSeconds(30), Duration.ofMinutes(5)));
+        assertThat(resolve(Optional.empty(), flags("--conntrack-tcp-be-liberal=false"), Optional.of("n")).config().conntrack().tcpBeLiberal())
+                .isFalse();
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags("--conntrack-udp-timeout", "500ms"), Optional.of("n")))
+                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("--conntrack-udp-timeout (conntrack.udpTimeout");
+    }
+
+    @Test
+    void aV1alpha2ConfigFileIsRead(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.yaml");
+        Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha2\nkind: KubeProxyConfiguration\nmode: nftables\n"
+                + "linux: {conntrack: {min: -1}}\n");
+        assertThatThrownBy(() -> resolve(Optional.of(file), flags(), Optional.of("n"))).isInstanceOf(RunConfig.Refused.class)
+                .hasMessageContaining("linux.conntrack.min");
+        Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha2\nkind: KubeProxyConfiguration\nmode: nftables\n");
+        assertThat(resolve(Optional.of(file), flags(), Optional.of("n")).config().mode()).isEqualTo(ProxyMode.NFTABLES);
     }
 
     @Test

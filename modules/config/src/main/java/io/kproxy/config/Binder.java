@@ -8,7 +8,8 @@ import java.util.List;
  * Binding: a (defaulted) configuration tree to {@link ProxyConfig}, strictly. An unknown field, a
  * value of the wrong JSON type, an integer out of its Go type's range, a malformed Go duration, an
  * unsupported enum spelling, or a wrong {@code apiVersion}/{@code kind} is refused with its path;
- * all refusals are collected before throwing. Field names are upstream's v1alpha1 JSON names
+ * all refusals are collected before throwing (a v1alpha2 field is explained as such:
+ * {@link VersionFields}). Field names are upstream's v1alpha1 JSON names
  * ({@code staging/src/k8s.io/kube-proxy/config/v1alpha1/types.go}). Values are not range-checked
  * here: that is {@link Validator}'s job. Pure and thread-safe.
  */
@@ -25,7 +26,7 @@ final class Binder {
         }
         List<FieldError> errors = new ArrayList<>();
         TreeReader r = TreeReader.root(obj, errors);
-        typeMeta(r);
+        typeMeta(r, ConfigVersion.V1ALPHA1);
         ProxyConfig config = new ProxyConfig(
                 r.boolMap("featureGates"),
                 clientConnection(r.object("clientConnection")),
@@ -56,16 +57,17 @@ final class Binder {
                 r.bool("windowsRunAsService"));
         r.finish();
         if (!errors.isEmpty()) {
-            throw new ConfigException(errors);
+            throw new ConfigException(VersionFields.explainUnknown(errors, ConfigVersion.V1ALPHA1));
         }
         return config;
     }
 
-    private static void typeMeta(TreeReader r) {
+    /** Checks {@code apiVersion} is {@code version}'s (the loader chose the binder by it) and {@code kind}. */
+    static void typeMeta(TreeReader r, ConfigVersion version) {
         String apiVersion = r.string("apiVersion");
-        if (!apiVersion.equals(Defaults.API_VERSION)) {
-            r.error("apiVersion", apiVersion, apiVersion.isEmpty() ? "required: must be " + Defaults.API_VERSION
-                    : "unsupported apiVersion: must be " + Defaults.API_VERSION);
+        if (!apiVersion.equals(version.apiVersion())) {
+            r.error("apiVersion", apiVersion, apiVersion.isEmpty() ? "required: must be " + ConfigVersion.ACCEPTED
+                    : "unsupported apiVersion: must be " + ConfigVersion.ACCEPTED);
         }
         String kind = r.string("kind");
         if (!kind.equals(Defaults.KIND)) {
@@ -73,7 +75,7 @@ final class Binder {
         }
     }
 
-    private static ClientConnectionConfig clientConnection(TreeReader r) {
+    static ClientConnectionConfig clientConnection(TreeReader r) {
         ClientConnectionConfig c = new ClientConnectionConfig(r.string("kubeconfig"), r.string("acceptContentTypes"),
                 r.string("contentType"), r.float32("qps"), r.int32("burst"));
         r.finish();
@@ -108,14 +110,14 @@ final class Binder {
         return c;
     }
 
-    private static ConntrackConfig conntrack(TreeReader r) {
+    static ConntrackConfig conntrack(TreeReader r) {
         ConntrackConfig c = new ConntrackConfig(r.int32("maxPerCore"), r.int32("min"), r.duration("tcpEstablishedTimeout"),
                 r.duration("tcpCloseWaitTimeout"), r.bool("tcpBeLiberal"), r.duration("udpTimeout"), r.duration("udpStreamTimeout"));
         r.finish();
         return c;
     }
 
-    private static WinkernelConfig winkernel(TreeReader r) {
+    static WinkernelConfig winkernel(TreeReader r) {
         WinkernelConfig c = new WinkernelConfig(r.string("networkName"), r.string("sourceVip"), r.bool("enableDSR"),
                 r.string("rootHnsEndpointName"), r.bool("forwardHealthCheckVip"));
         r.finish();
@@ -123,7 +125,7 @@ final class Binder {
     }
 
     /** component-base {@code LoggingConfiguration} ({@code logs/api/v1/types.go}). */
-    private static LoggingConfig logging(TreeReader r) {
+    static LoggingConfig logging(TreeReader r) {
         String format = r.string("format");
         var flush = r.durationOrNanos("flushFrequency");
         int verbosity = r.uint31("verbosity");
@@ -148,7 +150,7 @@ final class Binder {
         return new LoggingConfig.OutputRouting(split, size);
     }
 
-    private static KproxyConfig kproxy(TreeReader r) {
+    static KproxyConfig kproxy(TreeReader r) {
         String journalDir = r.string("journalDir");
         var fsyncWindow = r.duration("fsyncWindow");
         long snapshotInterval = r.int64("snapshotInterval");

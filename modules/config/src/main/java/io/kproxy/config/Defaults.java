@@ -8,7 +8,7 @@ import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * Upstream's v1alpha1 defaulting, applied to the configuration tree before binding: a pure
+ * Upstream's v1alpha1 defaulting ({@link V1alpha2Defaults} is v1alpha2's), applied to the configuration tree before binding: a pure
  * function from the document as written to the document with defaults filled in.
  *
  * <p>Matches {@code pkg/proxy/apis/config/v1alpha1/defaults.go} (SetDefaults_KubeProxyConfiguration)
@@ -27,7 +27,7 @@ import java.util.function.UnaryOperator;
  */
 public final class Defaults {
 
-    /** The only supported {@code apiVersion}. */
+    /** The {@code apiVersion} these defaults are for, and the one kproxy writes ({@link ConfigVersion#V1ALPHA1}). */
     public static final String API_VERSION = "kubeproxy.config.k8s.io/v1alpha1";
     /** The only supported {@code kind}. */
     public static final String KIND = "KubeProxyConfiguration";
@@ -76,14 +76,14 @@ public final class Defaults {
         return nested(c, "kproxy", Defaults::kproxy);
     }
 
-    private static Json.Obj clientConnection(Json.Obj o) {
+    static Json.Obj clientConnection(Json.Obj o) {
         o = setIf(o, "contentType", Json.of("application/vnd.kubernetes.protobuf"), Defaults::isEmptyString);
         o = setIf(o, "qps", Json.of(5), Defaults::isZeroNumber);
         return setIf(o, "burst", Json.of(10), Defaults::isZeroNumber);
     }
 
     /** component-base {@code logs/api/v1}: SetRecommendedLoggingConfiguration. */
-    private static Json.Obj logging(Json.Obj o) {
+    static Json.Obj logging(Json.Obj o) {
         o = setIf(o, "format", Json.of("text"), Defaults::isEmptyString);
         o = setIf(o, "flushFrequency", Json.of("5s"), j -> isZeroDuration(j) || isZeroNumber(j));
         return nested(o, "options", opts -> {
@@ -92,7 +92,7 @@ public final class Defaults {
         });
     }
 
-    private static Json.Obj kproxy(Json.Obj o) {
+    static Json.Obj kproxy(Json.Obj o) {
         o = setIf(o, "journalDir", Json.of("/var/lib/kproxy/journal"), Defaults::isNull);
         o = setIf(o, "fsyncWindow", Json.of("2ms"), Defaults::isNull);
         o = setIf(o, "snapshotInterval", Json.of(10_000), Defaults::isNull);
@@ -121,7 +121,7 @@ public final class Defaults {
         return c.fields().get(key) instanceof Json.Str(String s) ? c.with(key, Json.of(HostPort.appendPortIfNeeded(s, port))) : c;
     }
 
-    private static Json.Obj nested(Json.Obj c, String key, UnaryOperator<Json.Obj> f) {
+    static Json.Obj nested(Json.Obj c, String key, UnaryOperator<Json.Obj> f) {
         Json v = c.fields().get(key);
         if (isNull(v)) {
             return c.with(key, f.apply(Json.Obj.EMPTY));
@@ -129,23 +129,23 @@ public final class Defaults {
         return v instanceof Json.Obj o ? c.with(key, f.apply(o)) : c;
     }
 
-    private static Json.Obj setIf(Json.Obj c, String key, Json value, Predicate<Json> unset) {
+    static Json.Obj setIf(Json.Obj c, String key, Json value, Predicate<Json> unset) {
         return unset.test(c.fields().get(key)) ? c.with(key, value) : c;
     }
 
-    private static boolean isNull(Json v) {
+    static boolean isNull(Json v) {
         return v == null || v instanceof Json.Null;
     }
 
-    private static boolean isEmptyString(Json v) {
+    static boolean isEmptyString(Json v) {
         return isNull(v) || (v instanceof Json.Str(String s) && s.isEmpty());
     }
 
-    private static boolean isZeroNumber(Json v) {
+    static boolean isZeroNumber(Json v) {
         return isNull(v) || (v instanceof Json.Int(long n) && n == 0) || (v instanceof Json.Dec(double d) && d == 0);
     }
 
-    private static boolean isZeroDuration(Json v) {
+    static boolean isZeroDuration(Json v) {
         if (isNull(v)) {
             return true;
         }

@@ -11,7 +11,11 @@ import java.util.Objects;
  * A complete, defaulted {@code KubeProxyConfiguration} ({@code kubeproxy.config.k8s.io/v1alpha1},
  * upstream {@code staging/src/k8s.io/kube-proxy/config/v1alpha1/types.go}) plus kproxy's own
  * section. Field names follow upstream; {@link ConfigLoader} builds one from a file (parse,
- * default, bind, validate) and {@link ConfigLoader#toTree} writes it back.
+ * default, bind, validate) and {@link ConfigLoader#toTree} writes it back. It is the one form both
+ * {@code apiVersion}s convert into ({@link ConfigVersion}): v1alpha1's shape, which is also
+ * upstream's released internal form (host:port server addresses, one {@code bindAddress}), with
+ * the mode-dependent choices of upstream's conversion in {@link #syncPeriod()},
+ * {@link #minSyncPeriod()}, {@link #masqueradeAll()} and {@link #masqueradeBit()}.
  *
  * <p>Immutable and safe to share between threads; no null components ({@code ""} means an unset
  * string, as in upstream's Go structs). The record itself does not validate ranges: use

@@ -26,6 +26,9 @@ final class TreeReader {
     private final List<FieldError> errors;
     private final Set<String> known = new HashSet<>();
 
+    /** The reason of a field no accessor asked for. */
+    static final String UNKNOWN_FIELD = "unknown field";
+
     private TreeReader(String path, Json.Obj obj, List<FieldError> errors) {
         this.path = path;
         this.obj = obj;
@@ -190,7 +193,7 @@ final class TreeReader {
     void finish() {
         for (Map.Entry<String, Json> e : obj.fields().entrySet()) {
             if (!known.contains(e.getKey())) {
-                error(path(e.getKey()), "", "unknown field");
+                error(path(e.getKey()), "", UNKNOWN_FIELD);
             }
         }
     }

@@ -68,7 +68,7 @@ final class TreeWriter {
         return new Json.Obj(m);
     }
 
-    private static Json logging(LoggingConfig l) {
+    static Json logging(LoggingConfig l) {
         List<Json> vmodule = new ArrayList<>();
         for (LoggingConfig.VModuleItem v : l.vmodule()) {
             vmodule.add(Json.obj("filePattern", Json.of(v.filePattern()), "verbosity", Json.of(v.verbosity())));
@@ -81,7 +81,7 @@ final class TreeWriter {
         return Json.obj("splitStream", Json.of(r.splitStream()), "infoBufferSize", Json.of(r.infoBufferSize()));
     }
 
-    private static Json kproxy(KproxyConfig k) {
+    static Json kproxy(KproxyConfig k) {
         KproxyConfig.KafkaConfig kafka = k.eventLog().kafka();
         return Json.obj("journalDir", Json.of(k.journalDir()), "fsyncWindow", d(k.fsyncWindow()),
                 "snapshotInterval", Json.of(k.snapshotInterval()),
@@ -94,18 +94,18 @@ final class TreeWriter {
     }
 
     /** A float32 qps: an integer when it is one (as Go's encoder prints 5, not 5.0), else its shortest decimal. */
-    private static Json qps(float q) {
+    static Json qps(float q) {
         if (q == Math.rint(q) && Math.abs(q) < 1e15) {
             return Json.of((long) q);
         }
         return new Json.Dec(Double.parseDouble(Float.toString(q)));
     }
 
-    private static Json d(Duration d) {
+    static Json d(Duration d) {
         return Json.of(GoDuration.format(d));
     }
 
-    private static Json strings(List<String> items) {
+    static Json strings(List<String> items) {
         List<Json> out = new ArrayList<>(items.size());
         for (String s : items) {
             out.add(Json.of(s));

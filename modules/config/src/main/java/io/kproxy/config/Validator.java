@@ -3,6 +3,7 @@ package io.kproxy.config;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.NodeName;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,9 @@ public final class Validator {
 
     /** Keywords accepted in {@code nodePortAddresses} (KEP-6032; {@code primary} since 1.29). */
     public static final Set<String> NODE_PORT_KEYWORDS = Set.of("primary", "all", "localhost");
+
+    /** INT_MAX / 1000 seconds: the largest conntrack timeout every kernel (HZ up to 1000) accepts. */
+    static final Duration MAX_CONNTRACK_TIMEOUT = Duration.ofSeconds(Integer.MAX_VALUE / 1000);
 
     private static final Pattern MAJOR_MINOR = Pattern.compile("\\d+\\.\\d+");
     private static final Pattern IPVS_SCHEDULER = Pattern.compile("[a-z]{0,15}");
@@ -154,10 +158,27 @@ public final class Validator {
     private static void conntrack(List<FieldError> errs, ConntrackConfig ct) {
         Checks.nonNegative(errs, "conntrack.maxPerCore", ct.maxPerCore());
         Checks.nonNegative(errs, "conntrack.min", ct.min());
-        Checks.nonNegative(errs, "conntrack.tcpEstablishedTimeout", ct.tcpEstablishedTimeout());
-        Checks.nonNegative(errs, "conntrack.tcpCloseWaitTimeout", ct.tcpCloseWaitTimeout());
-        Checks.nonNegative(errs, "conntrack.udpTimeout", ct.udpTimeout());
-        Checks.nonNegative(errs, "conntrack.udpStreamTimeout", ct.udpStreamTimeout());
+        conntrackTimeout(errs, "conntrack.tcpEstablishedTimeout", ct.tcpEstablishedTimeout());
+        conntrackTimeout(errs, "conntrack.tcpCloseWaitTimeout", ct.tcpCloseWaitTimeout());
+        conntrackTimeout(errs, "conntrack.udpTimeout", ct.udpTimeout());
+        conntrackTimeout(errs, "conntrack.udpStreamTimeout", ct.udpStreamTimeout());
+    }
+
+    /**
+     * Upstream only requires a timeout to be non-negative (validation.go); kproxy also refuses what
+     * the kernel cannot take, so that it is refused here rather than when the agent starts. The
+     * sysctls are seconds kept in jiffies ({@code proc_dointvec_jiffies}: at most INT_MAX/HZ, and
+     * HZ is at most 1000), so above 2,147,483 s the write fails; below one second upstream's
+     * truncation to whole seconds would write 0 (docs/operations.md, "Conntrack settings").
+     */
+    private static void conntrackTimeout(List<FieldError> errs, String path, Duration d) {
+        Checks.nonNegative(errs, path, d);
+        if (d.isPositive() && d.compareTo(Duration.ofSeconds(1)) < 0) {
+            errs.add(new FieldError(path, GoDuration.format(d), "must be 0 (leave the kernel's value) or at least 1s: the kernel takes whole seconds"));
+        } else if (d.compareTo(MAX_CONNTRACK_TIMEOUT) > 0) {
+            errs.add(new FieldError(path, GoDuration.format(d), "must be at most " + GoDuration.format(MAX_CONNTRACK_TIMEOUT)
+                    + " (2147483s: the kernel keeps it in jiffies, INT_MAX/HZ with HZ up to 1000)"));
+        }
     }
 
     /** CIDRs and keywords, in any combination (types.go, KEP-6032). */

@@ -123,9 +123,9 @@ class BindingTest {
 
     @Test
     void apiVersionAndKindAreRequiredAndChecked() {
-        FieldError v = onlyError(() -> ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha2\nkind: KubeProxyConfiguration\n"));
+        FieldError v = onlyError(() -> ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1beta1\nkind: KubeProxyConfiguration\n"));
         assertThat(v.path()).isEqualTo("apiVersion");
-        assertThat(v.reason()).contains("must be kubeproxy.config.k8s.io/v1alpha1");
+        assertThat(v.reason()).contains("must be kubeproxy.config.k8s.io/v1alpha1 or kubeproxy.config.k8s.io/v1alpha2");
         // options_test.go TestLoadConfigFailures "Bad config type test".
         FieldError k = onlyError(() -> ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeSchedulerConfiguration\n"));
         assertThat(k.path()).isEqualTo("kind");
