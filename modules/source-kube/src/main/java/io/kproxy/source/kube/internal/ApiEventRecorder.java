@@ -39,6 +39,8 @@ public final class ApiEventRecorder implements EventRecorder {
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** True while the thread writes an Event taken from the queue (so that a stop that cuts it short counts it). */
+    private volatile boolean writing;
     private final Thread worker;
 
     ApiEventRecorder(EventWriter writer, EventRecorderOptions options, Clock clock) {
@@ -89,7 +91,12 @@ public final class ApiEventRecorder implements EventRecorder {
                 }
                 if (next instanceof ApiEvent e) {
                     queued.decrementAndGet();
-                    handle(e);
+                    writing = true;
+                    try {
+                        handle(e);
+                    } finally {
+                        writing = false;
+                    }
                 }
                 for (EventAggregator.Decision.Update u : aggregator.due(clock.instant(), false)) {
                     update(u);
@@ -149,6 +156,9 @@ public final class ApiEventRecorder implements EventRecorder {
             try {
                 return w.run();
             } catch (EventWriter.EventWriteException x) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return null; // cut short by close(), which counts it
+                }
                 if (!x.retryable() || attempt >= options.attempts()) {
                     long total = dropped.incrementAndGet();
                     if (e == null) {
@@ -161,6 +171,9 @@ public final class ApiEventRecorder implements EventRecorder {
                 }
                 Thread.sleep(options.retryBackoff());
             } catch (RuntimeException x) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return null;
+                }
                 long total = dropped.incrementAndGet();
                 LOG.warn("decision=event-dropped cause=client-error dropped_total={} error=\"{}: {}\"", total,
                         x.getClass().getSimpleName(), Redactor.scrub(String.valueOf(x.getMessage())));
@@ -183,11 +196,12 @@ public final class ApiEventRecorder implements EventRecorder {
         queue.add(STOP);
         try {
             if (!worker.join(options.closeTimeout())) {
+                boolean cut = writing;
                 worker.interrupt();
                 worker.join(Duration.ofSeconds(1));
                 List<Object> left = new java.util.ArrayList<>();
                 queue.drainTo(left);
-                long n = left.stream().filter(o -> o instanceof ApiEvent).count() + 1;
+                long n = left.stream().filter(o -> o instanceof ApiEvent).count() + (cut ? 1 : 0);
                 LOG.warn("decision=event-dropped cause=closing count={} dropped_total={} detail=\"not written within {}\"", n,
                         dropped.addAndGet(n), options.closeTimeout());
             }
