@@ -4,7 +4,7 @@
  * node's own Node and on {@code networking.k8s.io/v1} ServiceCIDRs, every callback appended to the {@link io.kproxy.journal.spi.EventLog} as a
  * past-tense event, with relist barriers, a restart that appends only what changed, a watchdog
  * for the watch failures fabric8 does not recover from, and appends that retry instead of
- * dropping.
+ * dropping. It also records this proxy's Kubernetes Events ({@link io.kproxy.source.kube.EventRecorder}).
  *
  * <p>This is the only module that sees fabric8 types; they stay in the non-exported
  * {@code io.kproxy.source.kube.internal} package. The exported API speaks in events, JSON trees
@@ -18,6 +18,8 @@ module io.kproxy.source.kube {
     requires kubernetes.model.core;
     requires kubernetes.model.common;
     requires kubernetes.model.discovery;
+    // Events are written through events.k8s.io/v1 (docs/operations.md, "Events").
+    requires kubernetes.model.events;
     requires io.fabric8.kubernetes.client.jdkhttp;
     requires com.fasterxml.jackson.databind;
     // The kubeconfig is read here (fabric8's reader ignores tokenFile), and it is YAML.

@@ -21,6 +21,8 @@ import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.RetentionPolicy;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.source.kube.EventRecorder;
+import io.kproxy.source.kube.EventRecorderOptions;
 import io.kproxy.source.kube.KnownObjects;
 import io.kproxy.source.kube.KubeSource;
 import io.kproxy.source.kube.KubeSourceOptions;
@@ -58,7 +60,9 @@ import org.slf4j.LoggerFactory;
  *       one full sync: a restarted proxy serves before it reaches the API server.</li>
  *   <li>The servers start, and the admin socket (rollback, resume, status; a bind failure is
  *       fatal only with {@code bindAddressHardFail}, as for the other servers); the source
- *       starts, told what the log already holds so that a clean restart appends nothing.</li>
+ *       starts, told what the log already holds so that a clean restart appends nothing; then
+ *       upstream's {@code Starting} Event is recorded (the Event recorder is made first, so that
+ *       a refused node setting or an unbindable port before it is recorded too, and closed last).</li>
  * </ol>
  *
  * <p>{@link #close()} stops in reverse order and never removes a rule: a stopping or restarting
@@ -126,9 +130,15 @@ final class Agent implements AutoCloseable {
 
     private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {
         ProxyConfig config = resolved.config();
+        String node = resolved.node().value();
+        KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
+                .withMasterUrl(master.orElse(""));
+        // Upstream's Events (docs/operations.md, "Events"): first, so that a refusal below is recorded; closed last.
+        EventRecorder events = own(startEvents(options));
         // Upstream's conntrack sysctls and oomScoreAdj, before anything listens (docs/operations.md, "Node settings").
-        io.kproxy.app.node.NodeSettings.applyAtStart(config, io.kproxy.app.node.Sysctls.host());
-        StatusServers servers = own(StatusServers.bind(config));
+        UpstreamEvents.fromNodeSettings(node, io.kproxy.app.node.NodeSettings.applyAtStart(config, io.kproxy.app.node.Sysctls.host()))
+                .forEach(events::record);
+        StatusServers servers = own(StatusServers.bind(config, events, node));
 
         Path dir = Path.of(config.kproxy().journalDir());
         KproxyConfig.RetentionConfig r = config.kproxy().retention();
@@ -147,12 +157,10 @@ final class Agent implements AutoCloseable {
         Backend backend = own(provider.create());
         engine = own(Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry)));
         servers.start(engine, config);
-        own(new HealthCheckServers(engine)).start();
+        own(new HealthCheckServers(engine, events, node)).start();
         startAdmin(Path.of(config.kproxy().adminSocket()), config.kproxy().adminGroup(), config.bindAddressHardFail());
 
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
-        KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
-                .withMasterUrl(master.orElse(""));
         KubeSource source = own(KubeSource.create(options, log, known));
         SourceMetrics sourceMetrics = new SourceMetrics(registry);
         engine.health().sourceConnected(false);
@@ -161,7 +169,29 @@ final class Agent implements AutoCloseable {
             sourceMetrics.update(s);
         });
         source.start();
+        // Upstream's birth cry, once the watches are started (cmd/kube-proxy/app/server.go).
+        events.record(UpstreamEvents.starting(node));
         LOG.info("decision=agent-started node={} mode={} journal={}", resolved.node(), config.mode().apiName(), dir);
+    }
+
+    /**
+     * The Event recorder, as {@code kube-proxy-<hostname>} (upstream's reporting instance; the
+     * hostname as uname(2) gives it). None, with one line, when the API client cannot be
+     * configured: the source's creation then fails with the reason.
+     */
+    private static EventRecorder startEvents(KubeSourceOptions options) {
+        String host;
+        try {
+            host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (IOException | RuntimeException e) {
+            host = "";
+        }
+        try {
+            return EventRecorder.toApiServer(options, EventRecorderOptions.defaults(host.isEmpty() ? options.nodeName().value() : host));
+        } catch (RuntimeException e) {
+            LOG.warn("decision=no-events reason=\"the API client cannot be configured\" error=\"{}\"", e.getMessage());
+            return EventRecorder.none();
+        }
     }
 
     /** The admin endpoint; skipped with an error (rollback unavailable) unless {@code hardFail}. */

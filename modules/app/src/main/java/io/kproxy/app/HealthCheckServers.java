@@ -11,6 +11,7 @@ import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServiceRef;
 import io.kproxy.state.NodePortAddresses;
+import io.kproxy.source.kube.EventRecorder;
 import io.kproxy.state.NodeState;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * accepts NodePorts (all addresses when NodePorts match all), answering any path with the
  * engine's {@link ServiceHealthChecks#answer}. Servers open and close as the programmed state
  * changes; a Service whose port changes is closed and reopened; a port that cannot be bound is
- * logged and retried at the next change, as upstream does.
+ * logged, recorded as upstream's {@code FailedToStartServiceHealthcheck} warning Event on the
+ * Service (docs/operations.md, "Events"), and retried at the next change, as upstream does.
  *
  * <p>Every port is an {@link HttpListener} with the limits of {@link Limits#HTTP}, and all of
  * them share one {@link Slots} of {@link #CONNECTIONS} places: the number of Services does not
@@ -55,17 +57,30 @@ final class HealthCheckServers implements AutoCloseable {
     private final Limits limits;
     private final Slots slots;
     private final Map<ServiceRef, Open> open = new HashMap<>();
+    private final EventRecorder events;
+    private final String node;
     private boolean closed;
 
     HealthCheckServers(Engine engine) {
-        this(engine, Limits.HTTP.withMaxConnections(CONNECTIONS));
+        this(engine, EventRecorder.none(), "");
+    }
+
+    /** Recording upstream's {@code FailedToStartServiceHealthcheck} warning, as node {@code node}, for a port it cannot bind. */
+    HealthCheckServers(Engine engine, EventRecorder events, String node) {
+        this(engine, Limits.HTTP.withMaxConnections(CONNECTIONS), events, node);
     }
 
     /** With other limits (tests use short timeouts); {@code limits.maxConnections()} is the group's. */
     HealthCheckServers(Engine engine, Limits limits) {
+        this(engine, limits, EventRecorder.none(), "");
+    }
+
+    HealthCheckServers(Engine engine, Limits limits, EventRecorder events, String node) {
         this.engine = engine;
         this.limits = limits;
         this.slots = new Slots("healthcheck", limits);
+        this.events = events;
+        this.node = node;
     }
 
     /** Follows the engine's checks from now on. */
@@ -108,6 +123,7 @@ final class HealthCheckServers implements AutoCloseable {
                 servers.forEach(HttpListener::close);
                 LOG.error("decision=skip-healthcheck reason=FailedToStartServiceHealthcheck service={} port={} error=\"{}\"", c.service(),
                         c.port(), e.getMessage());
+                events.record(UpstreamEvents.serviceHealthcheckFailed(node, c.service(), c.port(), String.valueOf(e.getMessage())));
             }
         }
     }

@@ -9,12 +9,14 @@ import io.kproxy.config.ProxyConfig;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.ProxyHealth;
 import io.kproxy.model.Json;
+import io.kproxy.source.kube.EventRecorder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each server is an {@link HttpListener} with its own connection cap and the timeouts and
  * request-size limit of {@link Limits#HTTP} (docs/operations.md, "Input limits of the
  * endpoints"): a flood on the public health port cannot take the metrics port's places, nor the
- * agent's file descriptors. Handlers run on virtual threads and never block on the engine. Not
+ * agent's file descriptors. A port that cannot be bound is also recorded as upstream's warning
+ * Event on the node (docs/operations.md, "Events"). Handlers run on virtual threads and never block on the engine. Not
  * thread-safe to start or stop concurrently.
  */
 final class StatusServers implements AutoCloseable {
@@ -70,15 +73,31 @@ final class StatusServers implements AutoCloseable {
      * @throws IOException when a bind fails and {@code bindAddressHardFail} is set
      */
     static StatusServers bind(ProxyConfig config) throws IOException {
-        return bind(config, Limits.HTTP, Limits.HTTP.withMaxConnections(METRICS_CONNECTIONS));
+        return bind(config, EventRecorder.none(), "");
+    }
+
+    /**
+     * {@link #bind(ProxyConfig)}, recording upstream's warning Event on node {@code node} for a
+     * port that cannot be bound ({@link UpstreamEvents#proxierHealthcheckFailed},
+     * {@link UpstreamEvents#metricServerFailed}).
+     */
+    static StatusServers bind(ProxyConfig config, EventRecorder events, String node) throws IOException {
+        return bind(config, Limits.HTTP, Limits.HTTP.withMaxConnections(METRICS_CONNECTIONS), events, node);
     }
 
     /** {@link #bind(ProxyConfig)} with other limits (tests use short timeouts). */
     static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits) throws IOException {
-        Optional<Server> h = bindOne("healthz", config.healthzBindAddress(), config.bindAddressHardFail(), healthLimits);
+        return bind(config, healthLimits, metricsLimits, EventRecorder.none(), "");
+    }
+
+    static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits, EventRecorder events, String node)
+            throws IOException {
+        Optional<Server> h = bindOne("healthz", config.healthzBindAddress(), config.bindAddressHardFail(), healthLimits,
+                error -> events.record(UpstreamEvents.proxierHealthcheckFailed(node, config.healthzBindAddress(), error)));
         Optional<Server> m;
         try {
-            m = bindOne("metrics", config.metricsBindAddress(), config.bindAddressHardFail(), metricsLimits);
+            m = bindOne("metrics", config.metricsBindAddress(), config.bindAddressHardFail(), metricsLimits,
+                    error -> events.record(UpstreamEvents.metricServerFailed(node, config.metricsBindAddress(), error)));
         } catch (IOException e) {
             h.ifPresent(Server::close);
             throw e;
@@ -86,7 +105,8 @@ final class StatusServers implements AutoCloseable {
         return new StatusServers(h, m);
     }
 
-    private static Optional<Server> bindOne(String what, String hostPort, boolean hardFail, Limits limits) throws IOException {
+    private static Optional<Server> bindOne(String what, String hostPort, boolean hardFail, Limits limits, Consumer<String> failed)
+            throws IOException {
         if (hostPort.isBlank()) {
             LOG.info("decision=no-{}-server reason=\"address is empty\"", what);
             return Optional.empty();
@@ -100,6 +120,7 @@ final class StatusServers implements AutoCloseable {
             return Optional.of(new Server(s, slots));
         } catch (IOException e) {
             slots.close();
+            failed.accept(String.valueOf(e.getMessage()));
             if (hardFail) {
                 throw new IOException("cannot bind the " + what + " server on " + hostPort + ": " + e.getMessage(), e);
             }

@@ -156,6 +156,11 @@ class AgentEndToEndIT {
         assertThat(get(10249, "/configz").body()).startsWith("{\"kubeproxy.config.k8s.io\":").contains("\"mode\":\"nftables\"");
         await("source connected").atMost(Duration.ofSeconds(20))
                 .until(() -> metric(get(10249, "/metrics").body(), "kproxy_source_connected") == 1.0);
+        // Upstream's birth cry, through events.k8s.io/v1, on this Node (docs/operations.md, "Events").
+        await("Starting event").atMost(Duration.ofSeconds(20)).until(() -> world.api.client().events().v1().events().inNamespace("default")
+                .list().getItems().stream().anyMatch(e -> e.getReason().equals("Starting") && e.getAction().equals("StartKubeProxy")
+                        && e.getRegarding().getKind().equals("Node") && e.getRegarding().getName().equals(NODE)
+                        && e.getReportingController().equals("kube-proxy") && e.getType().equals("Normal")));
         String scrape = get(10249, "/metrics").body();
         assertThat(scrape).contains("# TYPE kubeproxy_sync_proxy_rules_duration_seconds histogram",
                 "# TYPE kubeproxy_network_programming_duration_seconds histogram",

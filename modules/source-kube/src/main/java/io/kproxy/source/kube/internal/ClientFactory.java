@@ -46,7 +46,22 @@ public final class ClientFactory {
 
     /** A client for {@code settings} and {@code options}, with {@code observer} on every request. */
     public static KubernetesClient create(ClientSettings settings, KubeSourceOptions options, RequestObserver observer) {
+        return build(settings, options, observer, Config.empty());
+    }
+
+    /**
+     * As {@link #create(ClientSettings, KubeSourceOptions, RequestObserver)}, with fabric8's own
+     * retries of a failed request limited to {@code requestRetries} (the Event recorder retries
+     * itself, a bounded number of times).
+     */
+    public static KubernetesClient create(ClientSettings settings, KubeSourceOptions options, RequestObserver observer,
+                                          int requestRetries) {
         Config config = Config.empty();
+        config.setRequestRetryBackoffLimit(requestRetries);
+        return build(settings, options, observer, config);
+    }
+
+    private static KubernetesClient build(ClientSettings settings, KubeSourceOptions options, RequestObserver observer, Config config) {
         config.setMasterUrl(settings.server());
         set(settings.caFile(), config::setCaCertFile);
         set(settings.caData(), config::setCaCertData);

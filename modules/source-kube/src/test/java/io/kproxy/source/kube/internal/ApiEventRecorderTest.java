@@ -1,0 +1,69 @@
+package io.kproxy.source.kube.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kproxy.source.kube.ApiEvent;
+import io.kproxy.source.kube.EventRecorderOptions;
+import io.kproxy.source.kube.ObjectRef;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** With an API server that never answers, recording stays instant, the queue stays bounded, and close gives up in time. */
+class ApiEventRecorderTest {
+
+    /** Takes the first write and never returns from it (until interrupted). */
+    private static final class HangingWriter implements EventWriter {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final AtomicInteger creates = new AtomicInteger();
+
+        @Override
+        public WrittenEvent create(ApiEvent event, Instant now) throws EventWriteException {
+            creates.incrementAndGet();
+            entered.countDown();
+            try {
+                Thread.sleep(Duration.ofMinutes(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new EventWriteException("no answer: interrupted", true);
+        }
+
+        @Override
+        public void updateSeries(WrittenEvent written, int count, Instant lastObserved) {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aHangingApiServerNeverHoldsTheCallerAndCloseCountsWhatItDrops() throws Exception {
+        HangingWriter writer = new HangingWriter();
+        EventRecorderOptions options = new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5),
+                Duration.ofMinutes(6), Duration.ofMillis(50), 1, Duration.ofMillis(10), Duration.ofMillis(300));
+        ApiEventRecorder r = new ApiEventRecorder(writer, options, Clock.systemUTC());
+        r.record(ApiEvent.normal("Starting", "StartKubeProxy", "", ObjectRef.node("n")));
+        writer.entered.await();
+
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            r.record(ApiEvent.warning("FailedToStartServiceHealthcheck", "Listen", "taken", ObjectRef.service("ns", "s" + i)));
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofMillis(100));
+        assertThat(r.dropped()).as("3 wait, 7 are over the queue's capacity").isEqualTo(7);
+
+        long c0 = System.nanoTime();
+        r.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - c0)).isLessThan(Duration.ofSeconds(2));
+        assertThat(r.dropped()).as("the 3 queued and the one cut short").isEqualTo(11);
+        assertThat(writer.creates).hasValue(1);
+        r.record(ApiEvent.normal("Starting", "StartKubeProxy", "", ObjectRef.node("n")));
+        await().atMost(Duration.ofSeconds(1)).until(() -> r.dropped() == 12);
+    }
+}
