@@ -3,6 +3,8 @@ package io.kproxy.app;
 import io.kproxy.app.admin.AdminAccess;
 import io.kproxy.app.admin.AdminServer;
 import io.kproxy.app.listen.Limits;
+import io.kproxy.app.node.NodeSettings;
+import io.kproxy.app.node.Sysctls;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
@@ -136,7 +138,7 @@ final class Agent implements AutoCloseable {
         // Upstream's Events (docs/operations.md, "Events"): first, so that a refusal below is recorded; closed last.
         EventRecorder events = own(startEvents(options));
         // Upstream's conntrack sysctls and oomScoreAdj, before anything listens (docs/operations.md, "Node settings").
-        UpstreamEvents.fromNodeSettings(node, io.kproxy.app.node.NodeSettings.applyAtStart(config, io.kproxy.app.node.Sysctls.host()))
+        UpstreamEvents.fromNodeSettings(node, NodeSettings.applyAtStart(config, Sysctls.host()))
                 .forEach(events::record);
         StatusServers servers = own(StatusServers.bind(config, events, node));
 
