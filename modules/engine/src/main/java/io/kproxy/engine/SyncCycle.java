@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One sync: the function the {@link SyncRunner} runs (DESIGN.md §6; the cycle of
+ * One sync: the function the {@link SyncRunner} runs (docs/design.md, "Engine"; the cycle of
  * {@link Backend}'s Javadoc). It programs the latest folded state, never anything before
  * Services and EndpointSlices have synced:
  *
@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *   <li>render (incrementally from the last applied plan when there is one, or on the first
  *       sync from the {@link DraftPlan} rendered while the initial list arrived), diff, apply;</li>
  *   <li>before a partial sync, {@link Backend#rulesIntact()}: when the backend's rules are gone
- *       (the iptables canary, reference row 42) the sync becomes a full one with no last plan;
+ *       (the iptables canary, docs/upstream-behaviour.md §1.5 row 42) the sync becomes a full
+ *       one with no last plan;
  *       the engine also {@link #probe}s every sync period between syncs;</li>
  *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
  *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
@@ -119,8 +120,9 @@ final class SyncCycle {
         StateDelta delta = StateDelta.between(lastNode, target.node());
         boolean full = schedule.fullSyncDue(now, delta.nodeChanged()) || !target.pin().equals(lastPin);
         if (rulesGone || !full && !rulesIntact()) {
-            // Something else flushed our rules (reference row 42: the iptables canary): the
-            // kernel's state is unknown, so rewrite everything with no last plan.
+            // Something else flushed our rules (docs/upstream-behaviour.md §1.5 row 42: the
+            // iptables canary): the kernel's state is unknown, so rewrite everything with no last
+            // plan.
             lastApplied = Optional.empty();
             rulesGone = false;
             full = true;
