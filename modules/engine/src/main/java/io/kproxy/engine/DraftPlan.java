@@ -25,9 +25,8 @@ import reactor.core.scheduler.Scheduler;
  * <p>Renders run on the given scheduler, off the fold and sync threads, one at a time; requests
  * coalesce, and a render starts no sooner than {@link #MIN_GAP}, or twice the last render's
  * duration, after the last one ended: while the list arrives the fold, the informers and the API
- * server need the cores too (at 10,000 Services on two cores, drafts rendered back to back took
- * 665 renders and 2.2 s of CPU out of a 10 s list), and a draft only has to be close to the
- * final state. Thread-safe; {@link #request} never blocks.
+ * server need the cores too (drafts rendered back to back would take a large share of the CPU
+ * of a small node while the list arrives), and a draft only has to be close to the final state. Thread-safe; {@link #request} never blocks.
  */
 final class DraftPlan {
 
