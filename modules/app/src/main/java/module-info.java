@@ -1,6 +1,6 @@
 /**
- * The {@code kproxy} command (DESIGN.md §2, "wiring only"): {@code kproxy run}, the node agent
- * (journal, engine, Kubernetes source, the HTTP endpoints upstream kube-proxy serves and the
+ * The {@code kproxy} command (wiring only: docs/design.md, "Modules"): {@code kproxy run}, the node
+ * agent (journal, engine, Kubernetes source, the HTTP endpoints upstream kube-proxy serves and the
  * admin socket), {@code kproxy render}, the ruleset for objects in files or at a time of a journal,
  * the time-travel commands over a journal ({@code diff}, {@code audit}, {@code journal
  * inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy rollback}/{@code resume}/{@code
@@ -23,7 +23,7 @@ module io.kproxy.app {
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;
     // fabric8's JDK HTTP client (inside the source) runs on java.net.http and, as an automatic
-    // module, cannot say so itself (DEPENDENCIES.md).
+    // module, cannot say so itself (docs/dependencies.md).
     requires java.net.http;
 
     // picocli reads and writes the annotated command fields reflectively.

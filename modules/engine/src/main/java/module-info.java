@@ -1,6 +1,6 @@
 /**
- * The node agent's engine (DESIGN.md §6): a Reactor pipeline that tails the event log, folds it
- * into the node's desired state and drives a backend through a sync runner with upstream's
+ * The node agent's engine (docs/design.md, "Engine"): a Reactor pipeline that tails the event log,
+ * folds it into the node's desired state and drives a backend through a sync runner with upstream's
  * guarantees; the proxy's health ({@code /healthz}, {@code /livez}, health-check node ports) and
  * upstream's metrics through Micrometer's Prometheus registry. It sees no Kubernetes client type
  * and opens no socket: the application serves what it computes.

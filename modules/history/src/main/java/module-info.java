@@ -1,10 +1,10 @@
 /**
- * Time travel over an event log (DESIGN.md §7), as a library the CLI only wires: the ruleset a
- * node had programmed at a time or the desired state at an offset (the nearest snapshot plus
- * replay, rendered by the backend of the recorded mode through an in-memory kernel port),
- * annotated with the records each service's rules came from; the ruleset diff between two times
- * grouped by service with the records that caused each change; a service's audit timeline with
- * when each change reached the kernel; journal inspection and verification reports; and the
+ * Time travel over an event log (docs/design.md, "Time travel and rollback"), as a library the CLI
+ * only wires: the ruleset a node had programmed at a time or the desired state at an offset (the
+ * nearest snapshot plus replay, rendered by the backend of the recorded mode through an in-memory
+ * kernel port), annotated with the records each service's rules came from; the ruleset diff between
+ * two times grouped by service with the records that caused each change; a service's audit timeline
+ * with when each change reached the kernel; journal inspection and verification reports; and the
  * generator of the recorded sample histories under {@code events/samples/}, which runs the real
  * engine on virtual time. Backends are found with {@link java.util.ServiceLoader} at run time.
  */

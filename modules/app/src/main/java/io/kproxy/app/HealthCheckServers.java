@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-service health-check node port servers (upstream's {@code ServiceHealthServer},
- * {@code pkg/proxy/healthcheck/service_health.go}, reference row 24): one HTTP server per
- * Service of type LoadBalancer with {@code externalTrafficPolicy: Local}, on every node IP that
- * accepts NodePorts (all addresses when NodePorts match all), answering any path with the
- * engine's {@link ServiceHealthChecks#answer}. Servers open and close as the programmed state
+ * {@code pkg/proxy/healthcheck/service_health.go}, docs/upstream-behaviour.md §1.2 row 24): one
+ * HTTP server per Service of type LoadBalancer with {@code externalTrafficPolicy: Local}, on every
+ * node IP that accepts NodePorts (all addresses when NodePorts match all), answering any path with
+ * the engine's {@link ServiceHealthChecks#answer}. Servers open and close as the programmed state
  * changes; a Service whose port changes is closed and reopened; a port that cannot be bound is
  * logged, recorded as upstream's {@code FailedToStartServiceHealthcheck} warning Event on the
  * Service (docs/operations.md, "Events"), and retried at the next change, as upstream does.

@@ -21,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two servers upstream kube-proxy runs (reference rows 47 and 50), bound before anything
- * else is touched and started once the engine exists:
+ * The two servers upstream kube-proxy runs (docs/upstream-behaviour.md §1.6 rows 47 and 50), bound
+ * before anything else is touched and started once the engine exists:
  *
  * <ul>
  *   <li>health, {@code healthzBindAddress} (default {@code 0.0.0.0:10256}): {@code /healthz} and

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Test-only: {@code ./kproxy} as a separate process, the real launch command on the module path
- * (tests inside the build can pass while the real launch fails, DEPENDENCIES.md), optionally
+ * (tests inside the build can pass while the real launch fails, docs/dependencies.md), optionally
  * inside a network namespace ({@code ip netns exec}). The launcher {@code exec}s the JVM, so the
  * process is the agent itself: {@link #kill9()} is a SIGKILL of the agent, {@link #terminate()}
  * a SIGTERM. Output goes to a log file under {@code target/}.

@@ -74,7 +74,7 @@ public interface Backend extends AutoCloseable {
 
     /**
      * The stale UDP flows to delete after a successful sync whose delta says UDP service ports
-     * lost endpoints (reference §1.4 row 37). Pure.
+     * lost endpoints (docs/upstream-behaviour.md §1.4 row 37). Pure.
      */
     List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state);
 

@@ -9,7 +9,7 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Upstream's kernel object names, byte for byte, so that operators' knowledge and upstream dumps
- * carry over (reference §2). Pure and thread-safe.
+ * carry over (docs/upstream-behaviour.md §2). Pure and thread-safe.
  *
  * <ul>
  *   <li>nftables ({@code pkg/proxy/nftables/proxier.go}, {@code hashAndTruncate}):

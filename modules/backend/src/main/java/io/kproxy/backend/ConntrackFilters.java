@@ -15,12 +15,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Upstream's {@code CleanStaleEntries} ({@code pkg/proxy/conntrack/cleanup.go}, reference row 37)
- * as data, for every backend: for each UDP service port of the delta's cleanup set that still
- * has serving endpoints, the flows to its service IPs and NodePort whose reply source is not one
- * of them. Traffic policies, topology and terminating state are ignored on purpose, as upstream
- * does. A port that lost its last endpoint needs nothing: its flows hit the REJECT rule and
- * expire. Pure and thread-safe.
+ * Upstream's {@code CleanStaleEntries} ({@code pkg/proxy/conntrack/cleanup.go},
+ * docs/upstream-behaviour.md §1.4 row 37) as data, for every backend: for each UDP service port of
+ * the delta's cleanup set that still has serving endpoints, the flows to its service IPs and
+ * NodePort whose reply source is not one of them. Traffic policies, topology and terminating state
+ * are ignored on purpose, as upstream does. A port that lost its last endpoint needs nothing: its
+ * flows hit the REJECT rule and expire. Pure and thread-safe.
  */
 public final class ConntrackFilters {
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
-/** The hash vectors of reference §2, taken from upstream's fixtures. */
+/** The hash vectors of docs/upstream-behaviour.md §2, taken from upstream's fixtures. */
 class ChainNamesTest {
 
     private static ServicePortName spn(String ns, String name, String port) {

@@ -25,7 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rollback and resume of a running agent (DESIGN.md §7), behind the local admin endpoint.
+ * Rollback and resume of a running agent (docs/design.md, "Time travel and rollback"), behind the
+ * local admin endpoint.
  *
  * <ul>
  *   <li><b>Pin</b> ({@code kproxy rollback}): the time is resolved to the offset of the state at

@@ -6,9 +6,9 @@ import io.kproxy.state.Pin;
 import java.util.Optional;
 
 /**
- * What the dataplane must hold for one sync (DESIGN.md §7): the live desired state, or, while a
- * {@code DataplanePinned} is in force, the desired state as of the pin's offset.
- * {@link DataplaneTargets} chooses it; {@link SyncCycle} programs it without knowing which.
+ * What the dataplane must hold for one sync (docs/design.md, "Time travel and rollback"): the live
+ * desired state, or, while a {@code DataplanePinned} is in force, the desired state as of the pin's
+ * offset. {@link DataplaneTargets} chooses it; {@link SyncCycle} programs it without knowing which.
  *
  * @param node       the state to program
  * @param uptoOffset the log offset that state reflects: {@code SyncApplied.uptoOffset} (the

@@ -18,16 +18,15 @@ import reactor.core.scheduler.Scheduler;
  * The plan of the state folded so far, rendered while the source's initial list is still
  * arriving, so that the first sync finds most of its render done (at 10,000 Services the full
  * render of a cold JVM takes seconds). It is never applied and never recorded: nothing is
- * programmed before Services and EndpointSlices have both synced (DESIGN.md §3); the first sync
- * {@link #take}s it and renders only what changed since ({@link Backend#renderIncremental}, equal
- * to a full render by the backend's contract).
+ * programmed before Services and EndpointSlices have both synced (docs/design.md, "The event log");
+ * the first sync {@link #take}s it and renders only what changed since
+ * ({@link Backend#renderIncremental}, equal to a full render by the backend's contract).
  *
  * <p>Renders run on the given scheduler, off the fold and sync threads, one at a time; requests
  * coalesce, and a render starts no sooner than {@link #MIN_GAP}, or twice the last render's
  * duration, after the last one ended: while the list arrives the fold, the informers and the API
- * server need the cores too (at 10,000 Services on two cores, drafts rendered back to back took
- * 665 renders and 2.2 s of CPU out of a 10 s list), and a draft only has to be close to the
- * final state. Thread-safe; {@link #request} never blocks.
+ * server need the cores too (drafts rendered back to back would take a large share of the CPU
+ * of a small node while the list arrives), and a draft only has to be close to the final state. Thread-safe; {@link #request} never blocks.
  */
 final class DraftPlan {
 

@@ -34,8 +34,8 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The node agent's engine (DESIGN.md §6): one Reactor pipeline that tails the event log, folds
- * each record ({@link FoldedState#apply}, the {@code scan} of the log) and wakes a
+ * The node agent's engine (docs/design.md, "Engine"): one Reactor pipeline that tails the event
+ * log, folds each record ({@link FoldedState#apply}, the {@code scan} of the log) and wakes a
  * {@link SyncRunner} that programs the latest state through the backend ({@link SyncCycle}).
  *
  * <ul>
@@ -145,8 +145,9 @@ public final class Engine implements AutoCloseable {
             e.pinChanged(loaded.state()); // a restart honours the pin the log holds
         }
         e.runner.start();
-        // The rules-intact probe at least every sync period (reference rows 41-42), on the sync
-        // scheduler's thread so that it never runs during a sync; it is not a sync itself.
+        // The rules-intact probe at least every sync period (docs/upstream-behaviour.md §1.5 rows
+        // 41-42), on the sync scheduler's thread so that it never runs during a sync; it is not a
+        // sync itself.
         long period = wiring.options().syncPeriod().toNanos();
         e.probe = wiring.sync().schedulePeriodically(() -> {
             if (!e.closing && e.cycle.probe()) {

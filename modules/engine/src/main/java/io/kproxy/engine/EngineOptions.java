@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param minSyncPeriod       at least this long between the end of one sync and the start of the next
  *                            ({@code minSyncPeriod}; 0 syncs every change at once)
  * @param syncPeriod          the longest a failed sync waits for its retry, and half the health
- *                            timeout ({@code syncPeriod}, reference row 41)
+ *                            timeout ({@code syncPeriod}, docs/upstream-behaviour.md §1.5 row 41)
  * @param maxSyncInterval     a sync runs at least this often; with {@link FullSyncSchedule} it is
  *                            the hourly full resync (upstream's {@code FullSyncPeriod})
  * @param retryBackoffInitial the first retry delay after a retryable apply failure; it doubles up

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The proxy's health, as upstream's {@code ProxyHealthServer} computes it
- * ({@code pkg/proxy/healthcheck/proxy_health.go}, reference rows 47–49), plus one kproxy signal.
+ * ({@code pkg/proxy/healthcheck/proxy_health.go}, docs/upstream-behaviour.md §1.6 rows 47–49), plus
+ * one kproxy signal.
  *
  * <ul>
  *   <li>{@link #queuedUpdate()} records when the oldest change not yet programmed arrived (only

@@ -17,9 +17,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Upstream kube-proxy's metrics ({@code pkg/proxy/metrics/metrics.go}, reference §1.7) with
- * their exact names, types, label names and buckets, registered in a Micrometer Prometheus
- * registry, so that existing dashboards and alerts work unchanged.
+ * Upstream kube-proxy's metrics ({@code pkg/proxy/metrics/metrics.go}, docs/upstream-behaviour.md
+ * §1.7) with their exact names, types, label names and buckets, registered in a Micrometer
+ * Prometheus registry, so that existing dashboards and alerts work unchanged.
  *
  * <p>Per-proxier metrics carry {@code ip_family} ({@code IPv4}, {@code IPv6}). kproxy programs both
  * families in one sync, so a sync is observed once under each family label. Two facts of the
@@ -96,7 +96,8 @@ public final class ProxyMetrics {
             noLocalEndpoints.labelValues(label(f), "internal").set(0);
             noLocalEndpoints.labelValues(label(f), "external").set(0);
         }
-        // kproxy's own (DESIGN.md §7): whether a rollback pinned the dataplane, and to which offset.
+        // kproxy's own (docs/design.md, "Time travel and rollback"): whether a rollback pinned the
+        // dataplane, and to which offset.
         Gauge.builder("kproxy_dataplane_pinned", pinnedToOffset, p -> p.get() < 0 ? 0 : 1)
                 .description("1 while the dataplane is pinned to an older state (kproxy rollback), 0 while it programs the live state")
                 .register(registry);

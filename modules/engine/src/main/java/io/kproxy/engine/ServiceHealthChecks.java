@@ -21,8 +21,8 @@ import java.util.function.Consumer;
 
 /**
  * The per-service health-check node ports of upstream's {@code ServiceHealthServer}
- * ({@code pkg/proxy/healthcheck/service_health.go}, reference row 24): every Service of type
- * LoadBalancer with {@code externalTrafficPolicy: Local} gets an HTTP server on its
+ * ({@code pkg/proxy/healthcheck/service_health.go}, docs/upstream-behaviour.md §1.2 row 24): every
+ * Service of type LoadBalancer with {@code externalTrafficPolicy: Local} gets an HTTP server on its
  * {@code healthCheckNodePort} that answers 200 when this node has a local, ready endpoint for it
  * and the proxy is healthy, else 503. This class is the model (which ports, how many local
  * endpoints, the answer); the application runs the servers. It is updated after each successful

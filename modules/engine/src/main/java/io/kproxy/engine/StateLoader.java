@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds folded state from a log: the newest snapshot at or before the wanted offset, then the
- * records after it (DESIGN.md §3: time travel never replays more than one snapshot interval).
- * Folding from a snapshot plus the suffix equals folding from the start (the state module's
- * invariant). The records are folded in batches of up to {@link #BATCH} by
+ * records after it (docs/design.md, "The event log": time travel never replays more than one
+ * snapshot interval). Folding from a snapshot plus the suffix equals folding from the start (the
+ * state module's invariant). The records are folded in batches of up to {@link #BATCH} by
  * {@link FoldedState#applyAll}, which projects each touched Service once per batch and computes
  * no delta: a restart, a pin and a time-travel question each want one state, not the steps to it
  * (docs/benchmarks.md, "Time travel with the fold"). Stateless; blocks on the log's I/O; throws

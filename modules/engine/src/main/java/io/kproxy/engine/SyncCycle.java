@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One sync: the function the {@link SyncRunner} runs (DESIGN.md §6; the cycle of
+ * One sync: the function the {@link SyncRunner} runs (docs/design.md, "Engine"; the cycle of
  * {@link Backend}'s Javadoc). It programs the latest folded state, never anything before
  * Services and EndpointSlices have synced:
  *
@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *   <li>render (incrementally from the last applied plan when there is one, or on the first
  *       sync from the {@link DraftPlan} rendered while the initial list arrived), diff, apply;</li>
  *   <li>before a partial sync, {@link Backend#rulesIntact()}: when the backend's rules are gone
- *       (the iptables canary, reference row 42) the sync becomes a full one with no last plan;
+ *       (the iptables canary, docs/upstream-behaviour.md §1.5 row 42) the sync becomes a full
+ *       one with no last plan;
  *       the engine also {@link #probe}s every sync period between syncs;</li>
  *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
  *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
@@ -119,8 +120,9 @@ final class SyncCycle {
         StateDelta delta = StateDelta.between(lastNode, target.node());
         boolean full = schedule.fullSyncDue(now, delta.nodeChanged()) || !target.pin().equals(lastPin);
         if (rulesGone || !full && !rulesIntact()) {
-            // Something else flushed our rules (reference row 42: the iptables canary): the
-            // kernel's state is unknown, so rewrite everything with no last plan.
+            // Something else flushed our rules (docs/upstream-behaviour.md §1.5 row 42: the
+            // iptables canary): the kernel's state is unknown, so rewrite everything with no last
+            // plan.
             lastApplied = Optional.empty();
             rulesGone = false;
             full = true;
@@ -252,13 +254,13 @@ final class SyncCycle {
     /**
      * Before rendering everything from scratch for a large node (the first sync, or after a
      * failure): collects what the initial list left in the old generation (decoded pages and
-     * informer objects promoted while the fold kept up; ~115 of 220 MB at 10,000 Services), so
-     * that writing the transaction's text grows the heap from the live data. Without it the
-     * process's memory peaked there, with the old generation full and the JIT compiling the
-     * text writer (RSS peaks of 420 and 426 MB at 10,000 Services in two of five runs,
-     * docs/benchmarks.md). The collection before the apply ({@link #compactAroundLargeRewrite})
-     * still runs: it frees the render's garbage and shrinks the heap before the compile (without it
-     * the peak moved into the compile: 353-406 MB in four runs, against 318-367 MB in six with both).
+     * informer objects promoted while the fold kept up: about half the heap at that point), so
+     * that writing the transaction's text grows the heap from the live data. The process's memory
+     * peaks at the first full sync; without this collection the peak comes here, with the old
+     * generation full and the JIT compiling the text writer. The collection before the apply
+     * ({@link #compactAroundLargeRewrite}) still runs: it frees the render's garbage and shrinks
+     * the heap before the compile, where the peak moves without it; only both keep the peak low.
+     * The memory goal and its measurements: docs/benchmarks.md, "Agent end to end".
      */
     private static void compactBeforeLargeRender(NodeState node) {
         int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
@@ -277,10 +279,10 @@ final class SyncCycle {
      * Collects that garbage at once while the dataplane is idle, twice per large full sync: before
      * the kernel is programmed (the garbage of what came before it: at the first sync, the initial
      * list's decoded pages, informer objects and drafts, so that the heap the apply grows into
-     * starts from the live data; the process's memory peaks at the first full sync,
-     * docs/benchmarks.md), and right after it (its render and transaction buffers: otherwise the
-     * next full collection comes at a random later moment, in the middle of a single change, a
-     * pause of 0.3-1.5 s at 10,000 Services on a busy 2-core node). It also lets the collector
+     * starts from the live data; see {@link #compactBeforeLargeRender}), and right after it (its
+     * render and transaction buffers: otherwise the next full collection comes at a random later
+     * moment, in the middle of a single change, and its pause, which grows with the heap, lands in
+     * that change's programming latency). It also lets the collector
      * shrink the heap as far as it will ({@code -XX:MaxHeapFreeRatio}; the serial collector damps
      * shrinking over successive collections). A no-op under {@code -XX:+DisableExplicitGC}.
      */

@@ -13,7 +13,7 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * Runs the sync function with the guarantees of upstream's {@code BoundedFrequencyRunner}
- * ({@code pkg/proxy/runner/bounded_frequency_runner.go}, reference §1.5 row 40):
+ * ({@code pkg/proxy/runner/bounded_frequency_runner.go}, docs/upstream-behaviour.md §1.5 row 40):
  *
  * <ol>
  *   <li><b>Minimum interval.</b> At least {@code minInterval} passes between the <em>end</em> of

@@ -11,7 +11,7 @@ import java.util.Optional;
  * An EndpointSlice's {@code endpoints.kubernetes.io/last-change-trigger-time} annotation, set by
  * the EndpointSlice controller to when the change that produced this version happened; upstream
  * observes "programmed minus trigger time" as {@code kubeproxy_network_programming_duration_seconds}
- * (reference row 51). Immutable.
+ * (docs/upstream-behaviour.md §1.6 row 51). Immutable.
  *
  * @param at     the trigger time
  * @param family the slice's {@code addressType}

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The exposition carries upstream's names, types, labels and buckets ({@code pkg/proxy/metrics/metrics.go},
- * reference §1.7): what a dashboard built for kube-proxy queries.
+ * docs/upstream-behaviour.md §1.7): what a dashboard built for kube-proxy queries.
  */
 class ProxyMetricsTest {
 

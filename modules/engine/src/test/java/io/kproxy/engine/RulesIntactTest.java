@@ -14,9 +14,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's use of {@code Backend.rulesIntact()} on virtual time (reference row 42: the
- * iptables canary): probed before every partial sync and at least every sync period; when the
- * rules are gone the next sync is a full one with no last plan.
+ * The engine's use of {@code Backend.rulesIntact()} on virtual time (docs/upstream-behaviour.md
+ * §1.5 row 42: the iptables canary): probed before every partial sync and at least every sync
+ * period; when the rules are gone the next sync is a full one with no last plan.
  */
 class RulesIntactTest {
 

@@ -28,12 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Time travel over one event log (DESIGN.md §7): resolves times and offsets to {@link Point}s,
- * rebuilds the folded state at a point (the nearest snapshot plus replay, or forward from the last
- * state it rebuilt when that is nearer; see {@link StateLoader}), renders it in a backend's language, and answers
- * {@link #diff} and {@link #audit}. Works on a journal opened read-only (a copy on a laptop, or the
- * live directory next to a running agent: nothing is written, no lock is taken) or on any
- * {@link EventLog}.
+ * Time travel over one event log (docs/design.md, "Time travel and rollback"): resolves times and
+ * offsets to {@link Point}s, rebuilds the folded state at a point (the nearest snapshot plus
+ * replay, or forward from the last state it rebuilt when that is nearer; see {@link StateLoader}),
+ * renders it in a backend's language, and answers {@link #diff} and {@link #audit}. Works on a
+ * journal opened read-only (a copy on a laptop, or the live directory next to a running agent:
+ * nothing is written, no lock is taken) or on any {@link EventLog}.
  *
  * <p>A time asks what the node <em>had programmed</em> then: the state of the last
  * {@code SyncApplied} recorded at or before it (its {@code uptoOffset}), because between a change

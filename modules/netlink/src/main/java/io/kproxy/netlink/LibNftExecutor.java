@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * nft in-process through libnftables: one {@code nft_ctx} created and used only on its own
  * {@link NetnsThread} (so it talks to that thread's network namespace), reused for every script.
  * A reused context costs a fraction of a millisecond per small transaction against tens of
- * milliseconds for an {@code nft} process (kernel-floor.md item 4).
+ * milliseconds for an {@code nft} process (docs/kernel-floor.md item 4).
  *
  * <p>A context caches the kernel's objects and trusts that cache while the kernel's ruleset
  * generation is unchanged. A dry run or a refused transaction changes the cache (nft 1.0.6

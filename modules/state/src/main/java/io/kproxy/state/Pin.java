@@ -1,10 +1,11 @@
 package io.kproxy.state;
 
 /**
- * The dataplane pin in force (DESIGN.md §7, {@code DataplanePinned}): while it holds, the agent
- * programs the node's desired state as of {@link #toOffset()} instead of the live one, and keeps
- * folding the live log. It is part of the folded state, so a restart honours a pin that is older
- * than the newest snapshot. Immutable and thread-safe; no null components.
+ * The dataplane pin in force (docs/design.md, "Time travel and rollback", {@code DataplanePinned}):
+ * while it holds, the agent programs the node's desired state as of {@link #toOffset()} instead of
+ * the live one, and keeps folding the live log. It is part of the folded state, so a restart
+ * honours a pin that is older than the newest snapshot. Immutable and thread-safe; no null
+ * components.
  *
  * @param toOffset the offset whose state is programmed (the fold of every record up to and
  *                 including it); always before {@code pinnedAt}

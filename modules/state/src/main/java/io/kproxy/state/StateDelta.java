@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
  *                          endpoint they had is gone or no longer serving, or they went from no
  *                          serving endpoint to some (upstream's {@code detectStaleConntrackEntries}
  *                          deleted endpoints and newly active services, {@code pkg/proxy/endpoints.go};
- *                          reference row 37). A port in either family counts; a removed port
- *                          that had serving endpoints counts too.
+ *                          docs/upstream-behaviour.md §1.4 row 37). A port in either family
+ *                          counts; a removed port that had serving endpoints counts too.
  * @param nodeChanged       something node-level changed: the {@link NodeInfo} (topology,
  *                          addresses, eligibility, name) or a family's node IPs, NodePort
  *                          addresses or local detector (which the configuration also feeds):

@@ -24,8 +24,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Seeded property tests of the fold (DESIGN.md §4 invariants). Each failure message carries the
- * seed and the step, so a failing history can be replayed exactly.
+ * Seeded property tests of the fold (the invariants of docs/design.md, "State"). Each failure
+ * message carries the seed and the step, so a failing history can be replayed exactly.
  */
 class FoldPropertiesTest {
 

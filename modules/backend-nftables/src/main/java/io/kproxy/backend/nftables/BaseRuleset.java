@@ -49,7 +49,8 @@ record BaseRuleset(List<String> declarations, List<String> rules, List<String> c
         List<String> d = new ArrayList<>();
         d.add("add table " + t + " { comment \"rules for kube-proxy\" ; }");
         d.add("add set " + t + " cluster-ips { type " + addr + " ; comment \"Active ClusterIPs\" ; }");
-        // Upstream's newest layout (reference row 35): one set instead of a rule per endpoint chain.
+        // Upstream's newest layout (docs/upstream-behaviour.md §1.3 row 35): one set instead of a
+        // rule per endpoint chain.
         d.add("add set " + t + " " + HAIRPIN_SET + " { type " + addr + " . " + addr + " . inet_proto . inet_service ; comment \"service hairpin connections\" ; }");
         List<String> containers = new ArrayList<>(SERVICE_CONTAINERS);
         if (!np.matchAll()) {

@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
  *   <li>{@link #verdicts}: {@code numgen random mod N vmap @name} to the per-endpoint chains,
  *       kept for services with session affinity (their endpoint chains update the affinity sets).
  *       Named rather than upstream's anonymous map because binding thousands of anonymous maps in
- *       one transaction is quadratic in the kernel (kernel-floor.md item 2).</li>
+ *       one transaction is quadratic in the kernel (docs/kernel-floor.md item 2).</li>
  * </ul>
  *
  * @param name    the map's name

@@ -44,8 +44,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * NodePort on the primary IP only, externalIPs, LoadBalancer IPs with source ranges, both
  * traffic policies Local (pod short-circuit, node masquerade, DROP without local endpoints),
  * REJECT without endpoints, undefined ports and unallocated service IPs, session affinity,
- * hairpin, UDP, and the rows of reference §6; then the masqueradeAll and detect-local variants.
- * IPv4 and IPv6. One topology for the class.
+ * hairpin, UDP, and the rows of docs/upstream-behaviour.md §6; then the masqueradeAll and
+ * detect-local variants. IPv4 and IPv6. One topology for the class.
  */
 class NftPacketFlowIT {
 

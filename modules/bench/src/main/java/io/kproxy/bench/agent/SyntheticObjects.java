@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 /**
  * The benchmark's cluster, deterministic: {@code n} ClusterIP Services (one TCP port) in 100
  * namespaces, each with one EndpointSlice of 5 ready endpoints spread over 50 nodes, the shape of
- * kernel-floor.md and the nftables benchmark. Cluster IPs come from 172.30.0.0/16, endpoints from
- * 10.0.0.0/8; node {@value #NODE} is one of the 50, so some endpoints are local.
+ * docs/kernel-floor.md and the nftables benchmark. Cluster IPs come from 172.30.0.0/16, endpoints
+ * from 10.0.0.0/8; node {@value #NODE} is one of the 50, so some endpoints are local.
  */
 final class SyntheticObjects {
 

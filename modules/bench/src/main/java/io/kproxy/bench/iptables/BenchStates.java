@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The iptables benchmark cluster (kernel-floor.md): N ClusterIP TCP services with 5 endpoints each,
- * IPv4, and one-endpoint changes on top of it.
+ * The iptables benchmark cluster (docs/kernel-floor.md): N ClusterIP TCP services with 5 endpoints
+ * each, IPv4, and one-endpoint changes on top of it.
  */
 final class BenchStates {
 

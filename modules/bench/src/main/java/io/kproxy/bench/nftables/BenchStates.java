@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The benchmark cluster of kernel-floor.md: N ClusterIP TCP services with 5 endpoints each,
+ * The benchmark cluster of docs/kernel-floor.md: N ClusterIP TCP services with 5 endpoints each,
  * IPv4, and one-endpoint changes on top of it.
  */
 final class BenchStates {

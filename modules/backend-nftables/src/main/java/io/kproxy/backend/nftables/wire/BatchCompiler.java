@@ -46,8 +46,9 @@ public final class BatchCompiler {
      * elements added to a set that is new to the kernel (declared after its table or itself was
      * deleted in the same text, or anonymous) name it by the batch's set id alone
      * ({@link NfBatch#addElementsToNewSet}): by name, the kernel compares it with every set of the
-     * table, for every element command (at 10,000 Services the kernel's part of a full apply went
-     * from 10.4 to about 6.1 s with ids). A set only declared again may already exist, and keeps its name.
+     * table, for every element command, so a full apply's kernel time grows with elements times
+     * sets (docs/benchmarks.md, "Agent end to end"). A set only declared again may already
+     * exist, and keeps its name.
      */
     public static Result compile(String text, Schemas schemas, boolean newSetsById) {
         // About 1.5 bytes of netlink per character of text (a 10,000-Service full sync: 13.9 M

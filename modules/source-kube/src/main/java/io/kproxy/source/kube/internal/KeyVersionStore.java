@@ -12,8 +12,8 @@ import java.util.stream.Stream;
  * The informer's item store reduced to what the source needs from it: each object's key and
  * {@code resourceVersion}. The source keeps no fabric8 objects: every callback is turned into
  * an event at once, the {@link KindLedger} keeps a fingerprint per key, and the fold keeps the
- * parsed state. fabric8's default store held every object of the cluster besides (about 50 MB of
- * heap for 10,000 Services and their EndpointSlices).
+ * parsed state. fabric8's default store would hold a second copy of every object of the cluster
+ * besides, a heap cost that grows with the cluster.
  *
  * <p>What the informer reads back from a store is therefore an object carrying only namespace,
  * name and {@code resourceVersion}: enough for fabric8 to tell adds from updates (it compares

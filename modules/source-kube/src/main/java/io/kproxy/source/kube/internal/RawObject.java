@@ -17,8 +17,9 @@ import java.util.Map;
  * by {@link RawJson} (no fabric8 typed model, no conversion afterwards), and the three metadata
  * fields fabric8's informer reads (namespace, name, {@code resourceVersion}). The source keeps
  * nothing else of an object, so the typed model (Services, EndpointSlices and Nodes as Java beans)
- * was only a detour: without it the source lists 20,001 objects in 1.75-1.84 s instead of
- * 2.45-2.58 s ({@code SourceListCost}, docs/benchmarks.md, "Fourth pass").
+ * would only be a detour: building it and converting it afterwards costs more time than reading
+ * the response itself (measured by {@code SourceListCost}; docs/benchmarks.md, "Agent end to
+ * end").
  *
  * <p>The subclasses name the API resource the way fabric8's own model classes do
  * ({@code @Group}, {@code @Version}, {@code @Kind}, {@code @Plural}), which is all
