@@ -16,9 +16,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -190,6 +192,11 @@ class HttpListenerTest {
                     s.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
                     flood.add(s);
                 }
+                // Until the other port's accept loop has taken the whole flood, a flood connection
+                // it accepts after the fresh one below could evict the fresh one (the longest
+                // waiting goes first, and the fresh one may not have been read yet): wait until the
+                // server has closed all but a cap's worth of the flood.
+                assertThat(closedByServer(flood, Duration.ofSeconds(10))).isGreaterThanOrEqualTo(flood.size() - LIMITS.maxConnections());
                 assertThat(exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 200 OK");
                 assertThat(slots.size()).isLessThanOrEqualTo(LIMITS.maxConnections());
             } finally {
@@ -198,6 +205,30 @@ class HttpListenerTest {
                 }
             }
         }
+    }
+
+    /** How many of {@code sockets} the server has closed (a read sees the end), waiting up to {@code within} for all but a cap's worth. */
+    private static int closedByServer(List<Socket> sockets, Duration within) throws IOException {
+        long deadline = System.nanoTime() + within.toNanos();
+        Set<Socket> closed = new HashSet<>();
+        while (closed.size() < sockets.size() - LIMITS.maxConnections() && System.nanoTime() < deadline) {
+            for (Socket s : sockets) {
+                if (closed.contains(s)) {
+                    continue;
+                }
+                s.setSoTimeout(1);
+                try {
+                    if (s.getInputStream().read() < 0) {
+                        closed.add(s);
+                    }
+                } catch (SocketTimeoutException e) {
+                    // still open
+                } catch (IOException e) {
+                    closed.add(s); // reset by the server
+                }
+            }
+        }
+        return closed.size();
     }
 
     private static String readResponses(InputStream in, int n) throws IOException {
