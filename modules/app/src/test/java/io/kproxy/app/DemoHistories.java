@@ -14,12 +14,10 @@ import io.kproxy.model.NodeName;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;
+import io.kproxy.testkit.SettableClock;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Set;
 
 /**
@@ -40,25 +38,6 @@ final class DemoHistories {
     private DemoHistories() {
     }
 
-    private static final class Manual extends Clock {
-        Instant now = START;
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
     static EndpointSliceFixture checkout(String rv, int port, String... ips) {
         EndpointSliceFixture s = EndpointSliceFixture.slice("shop", "checkout-1", "checkout").port("http", port, "TCP").resourceVersion(rv);
         for (String ip : ips) {
@@ -77,7 +56,7 @@ final class DemoHistories {
 
     /** Writes the history into {@code dir} (new or empty). */
     static Path write(Path dir) {
-        Manual clock = new Manual();
+        SettableClock clock = new SettableClock(START);
         try (LocalJournal j = LocalJournal.open(JournalOptions.defaults(dir).withClock(clock))) {
             Recorder r = new Recorder(j, clock);
             r.at(START, "engine", new ConfigRecorded(new NodeName("node-a"), Json.obj("mode", Json.of("nftables"), "clusterCIDR",
@@ -120,10 +99,10 @@ final class DemoHistories {
         }
 
         private final LocalJournal journal;
-        private final Manual clock;
+        private final SettableClock clock;
         private final java.util.List<Item> items = new java.util.ArrayList<>();
 
-        Recorder(LocalJournal journal, Manual clock) {
+        Recorder(LocalJournal journal, SettableClock clock) {
             this.journal = journal;
             this.clock = clock;
         }
@@ -135,7 +114,7 @@ final class DemoHistories {
         void flush() {
             items.sort(java.util.Comparator.comparing(Item::at).thenComparing(Item::seq));
             for (Item i : items) {
-                clock.now = i.at();
+                clock.set(i.at());
                 journal.append(i.source(), i.event()).join();
             }
         }

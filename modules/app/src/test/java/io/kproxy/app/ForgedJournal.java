@@ -4,15 +4,13 @@ import io.kproxy.events.ClusterEvent;
 import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.testkit.SettableClock;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,27 +59,11 @@ final class ForgedJournal {
      * at {@link #REST}), closes it, and forges the placeholders.
      */
     void write(Path dir) throws IOException {
-        Instant[] now = {FIRST};
-        Clock clock = new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now[0];
-            }
-        };
+        SettableClock clock = new SettableClock(FIRST);
         try (LocalJournal j = LocalJournal.open(JournalOptions.defaults(dir).withClock(clock))) {
             List<EventLog.Draft> drafts = events.stream().map(e -> new EventLog.Draft("source/kube", e)).toList();
             j.append(drafts.subList(0, 1)).join();
-            now[0] = REST;
+            clock.set(REST);
             j.append(drafts.subList(1, drafts.size())).join();
         }
         if (forgeries.isEmpty()) {

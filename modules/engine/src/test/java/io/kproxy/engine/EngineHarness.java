@@ -6,6 +6,7 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.SourceSynced;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.journal.spi.EventLog;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.testkit.EndpointSliceFixture;
@@ -83,6 +84,15 @@ final class EngineHarness implements AutoCloseable {
         append(service("a", "172.30.0.1").observed(), slice("a", "10.0.1.1").observed());
         append(new SourceSynced(ResourceKind.SERVICE, "1"));
         return append(new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1"));
+    }
+
+    /** Appends what a synced source leaves for Service {@code ns/a} with one endpoint: the configuration, the objects, both barriers (offsets 0-4). */
+    static void appendSyncedServiceA(EventLog log) {
+        log.append("t", new ConfigRecorded(new NodeName(NODE), Json.Obj.EMPTY)).join();
+        log.append("t", service("a", "172.30.0.1").observed()).join();
+        log.append("t", slice("a", "10.0.1.1").observed()).join();
+        log.append("t", new SourceSynced(ResourceKind.SERVICE, "1")).join();
+        log.append("t", new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1")).join();
     }
 
     static ServiceFixture service(String name, String ip) {

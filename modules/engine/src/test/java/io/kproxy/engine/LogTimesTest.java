@@ -4,37 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.journal.MemoryEventLog;
-import java.time.Clock;
+import io.kproxy.testkit.SettableClock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The state at time T is the fold of every record recorded at or before T. */
 class LogTimesTest {
 
-    private Instant now = Instant.parse("2026-03-01T10:00:00Z");
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-03-01T10:00:00Z"));
 
-    private final MemoryEventLog log = new MemoryEventLog(new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    });
+    private final MemoryEventLog log = new MemoryEventLog(clock);
 
     private void appendAt(String time) {
-        now = Instant.parse(time);
+        clock.set(Instant.parse(time));
         log.append("test", new DataplaneUnpinned("")).join();
     }
 

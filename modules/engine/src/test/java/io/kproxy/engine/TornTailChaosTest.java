@@ -1,19 +1,13 @@
 package io.kproxy.engine;
 
 import static io.kproxy.engine.EngineHarness.service;
-import static io.kproxy.engine.EngineHarness.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.Envelope;
-import io.kproxy.events.ResourceKind;
-import io.kproxy.events.SourceSynced;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncKind;
 import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.LocalJournal;
-import io.kproxy.model.Json;
-import io.kproxy.model.NodeName;
 import io.kproxy.state.FoldedState;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -38,11 +32,7 @@ class TornTailChaosTest {
     @Test
     void theAgentStartsFromTheIntactPrefixAndProgramsItsFold(@TempDir Path dir) throws Exception {
         try (LocalJournal j = LocalJournal.open(JournalOptions.defaults(dir))) {
-            j.append("t", new ConfigRecorded(new NodeName(EngineHarness.NODE), Json.Obj.EMPTY)).join();
-            j.append("t", service("a", "172.30.0.1").observed()).join();
-            j.append("t", slice("a", "10.0.1.1").observed()).join();
-            j.append("t", new SourceSynced(ResourceKind.SERVICE, "1")).join();
-            j.append("t", new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1")).join();
+            EngineHarness.appendSyncedServiceA(j);
             j.append("t", service("b", "172.30.0.2").observed()).join(); // the record the crash tears
         }
         Path segment;

@@ -10,37 +10,20 @@ import io.kproxy.model.NodeName;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;
-import java.time.Clock;
+import io.kproxy.testkit.SettableClock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 
 /** A small in-memory log written at chosen times, for the library's unit tests. Not thread-safe. */
 final class TestLog {
 
     static final String NODE = "node-a";
 
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    final MemoryEventLog log = new MemoryEventLog(new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    });
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    final MemoryEventLog log = new MemoryEventLog(clock);
 
     /** Appends at {@code 2026-01-01T} + {@code hms} (e.g. {@code 00:00:05}). */
     long at(String hms, ClusterEvent event) {
-        now = Instant.parse("2026-01-01T" + hms + "Z");
+        clock.set(Instant.parse("2026-01-01T" + hms + "Z"));
         return log.append("test", event).join();
     }
 

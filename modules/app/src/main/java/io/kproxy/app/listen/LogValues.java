@@ -1,10 +1,13 @@
 package io.kproxy.app.listen;
 
+import io.kproxy.model.Printable;
+
 /**
  * Text from outside (a client's request, an error naming it) made safe for one quoted value of a
- * {@code key="value"} log line: backslash and double quote escaped, control and line-separator
- * characters written as {@code \n}, {@code \t} or {@code \}{@code uXXXX}, and cut (at 200
- * characters unless told). A client can then neither end the value nor start a forged line (issue 18).
+ * {@code key="value"} log line: backslash and double quote escaped so the value cannot end early,
+ * then every control, format and line-separator character escaped by the project's one printable
+ * escaping ({@link Printable#escape}), and cut (at 200 characters unless told). A client can then
+ * neither end the value nor start a forged line (issue 18).
  */
 public final class LogValues {
 
@@ -23,28 +26,8 @@ public final class LogValues {
         if (s == null) {
             return "null";
         }
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), max) + 8);
-        int n = Math.min(s.length(), max);
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\\' -> sb.append("\\\\");
-                case '"' -> sb.append("\\\"");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || Character.getType(c) == Character.FORMAT) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        if (s.length() > max) {
-            sb.append("...(").append(s.length()).append(" chars)");
-        }
-        return sb.toString();
+        String cut = s.length() > max ? s.substring(0, max) : s;
+        String quoted = Printable.escape(cut.replace("\\", "\\\\").replace("\"", "\\\""));
+        return s.length() > max ? quoted + "...(" + s.length() + " chars)" : quoted;
     }
 }

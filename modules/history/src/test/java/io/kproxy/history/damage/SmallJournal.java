@@ -14,6 +14,7 @@ import io.kproxy.model.NodeName;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;
+import io.kproxy.testkit.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -21,11 +22,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -52,23 +50,7 @@ final class SmallJournal {
 
     /** Writes the journal into {@code dir}; returns the time of each record, by offset. */
     static List<Instant> write(Path dir) {
-        Instant[] now = {START};
-        Clock clock = new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return now[0];
-            }
-        };
+        SettableClock clock = new SettableClock(START);
         List<Instant> times = new ArrayList<>();
         try (LocalJournal j = LocalJournal.open(JournalOptions.defaults(dir).withSegmentBytes(1024).withFsyncWindow(Duration.ZERO)
                 .withClock(clock))) {
@@ -87,21 +69,21 @@ final class SmallJournal {
             events.add(new SourceSynced(ResourceKind.ENDPOINT_SLICE, "30"));
             long gen = 1;
             for (ClusterEvent e : events) {
-                times.add(now[0]);
+                times.add(clock.instant());
                 j.append("test", e).join();
-                now[0] = now[0].plusSeconds(1);
+                clock.set(clock.instant().plusSeconds(1));
             }
-            times.add(now[0]);
+            times.add(clock.instant());
             j.append("test", sync(gen++, j.nextOffset() - 1)).join();
-            now[0] = now[0].plusSeconds(1);
+            clock.set(clock.instant().plusSeconds(1));
             for (int i = 0; i < 12; i++) {
                 String svc = i % 3 == 0 ? "web" : i % 3 == 1 ? "lb" : "dns";
-                times.add(now[0]);
+                times.add(clock.instant());
                 j.append("test", slice(svc, Integer.toString(40 + i), 2 + i % 4).observed()).join();
-                now[0] = now[0].plusSeconds(1);
-                times.add(now[0]);
+                clock.set(clock.instant().plusSeconds(1));
+                times.add(clock.instant());
                 j.append("test", sync(gen++, j.nextOffset() - 1)).join();
-                now[0] = now[0].plusSeconds(1);
+                clock.set(clock.instant().plusSeconds(1));
                 if (j.nextOffset() - 1 == SNAPSHOT || j.nextOffset() - 1 == LATE_SNAPSHOT) {
                     j.storeSnapshot(j.nextOffset() - 1, StateLoader.at(j, j.nextOffset() - 1).state().toSnapshot());
                 }
