@@ -12,6 +12,8 @@ module io.kproxy.history {
     requires transitive io.kproxy.journal;
     requires transitive io.kproxy.state;
     requires io.kproxy.backend;
+    requires io.kproxy.replay;
+    // only the sample generator (io.kproxy.history.sample) runs the engine; it is moving to a tools module
     requires io.kproxy.engine;
     requires io.kproxy.config;
     requires org.slf4j;

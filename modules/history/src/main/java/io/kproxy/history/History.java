@@ -1,7 +1,6 @@
 package io.kproxy.history;
 
 import io.kproxy.backend.Plan;
-import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
@@ -12,6 +11,7 @@ import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.Snapshot;
 import io.kproxy.model.ServiceRef;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldStep;
 import io.kproxy.state.FoldedState;
 import java.nio.file.Files;

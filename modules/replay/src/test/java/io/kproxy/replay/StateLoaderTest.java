@@ -1,11 +1,13 @@
-package io.kproxy.engine;
+package io.kproxy.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.MemoryEventLog;
 import io.kproxy.state.FoldedState;
+import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.EventSequence;
+import io.kproxy.testkit.ServiceFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +15,10 @@ import org.junit.jupiter.api.Test;
 class StateLoaderTest {
 
     private static List<Envelope> history() {
-        EventSequence seq = EventSequence.create().config(EngineHarness.NODE, io.kproxy.model.Json.Obj.EMPTY).synced();
+        EventSequence seq = EventSequence.create().config("node-a", io.kproxy.model.Json.Obj.EMPTY).synced();
         for (int i = 1; i <= 30; i++) {
-            seq.then(EngineHarness.service("s" + i, "172.30.0." + i).observed(), EngineHarness.slice("s" + i, "10.0.1." + i).observed());
+            seq.then(ServiceFixture.service("ns", "s" + i).clusterIP("172.30.0." + i).port("p", 80, "TCP").observed(),
+                    EndpointSliceFixture.slice("ns", "s" + i + "-1", "s" + i).port("p", 8080, "TCP").endpoint("10.0.1." + i).observed());
         }
         return seq.build();
     }
