@@ -1,9 +1,12 @@
 package io.kproxy.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.journal.spi.EventLogException;
+import io.kproxy.journal.spi.ForwardingEventLog;
 import io.kproxy.state.FoldedState;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.EventSequence;
@@ -11,7 +14,10 @@ import io.kproxy.testkit.ServiceFixture;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Snapshot plus suffix equals the fold from the start; an unreadable snapshot falls back to an older one. */
+/**
+ * Snapshot plus suffix equals the fold from the start; an unreadable snapshot falls back to an older
+ * one; lost records are refused, or stepped over by the agent's start.
+ */
 class StateLoaderTest {
 
     private static List<Envelope> history() {
@@ -69,5 +75,35 @@ class StateLoaderTest {
         StateLoader.Loaded l = StateLoader.latest(new MemoryEventLog());
         assertThat(l.state()).isEqualTo(FoldedState.initial());
         assertThat(l.snapshotOffset()).isEqualTo(-1);
+    }
+
+    @Test
+    void lostRecordsAreRefusedOrSteppedOverWhenTheCallerSaysSo() {
+        List<Envelope> h = history();
+        MemoryEventLog memory = logOf(h);
+        memory.storeSnapshot(20, foldAll(h, 20).toSnapshot());
+        ForwardingEventLog log = new ForwardingEventLog(memory) {
+            @Override
+            public List<Envelope> read(long fromOffset, int max) {
+                if (fromOffset <= 33 && fromOffset + max > 30) { // offsets 30..33 are lost, as a damaged segment's
+                    throw new EventLogException("offsets 30..33 are damaged", Math.max(30, fromOffset), 33);
+                }
+                return super.read(fromOffset, max);
+            }
+        };
+        assertThatThrownBy(() -> StateLoader.latest(log)).isInstanceOf(EventLogException.class).hasMessageContaining("30..33");
+        assertThat(StateLoader.at(log, 29).state()).as("a state before the loss is whole").isEqualTo(foldAll(h, 29));
+
+        StateLoader.Loaded skipped = StateLoader.latest(log, StateLoader.LostRecords.SKIP);
+        FoldedState held = FoldedState.initial();
+        for (Envelope e : h) {
+            if (e.offset() < 30 || e.offset() > 33) {
+                held = held.apply(e).state();
+            }
+        }
+        assertThat(skipped.state()).isEqualTo(held);
+        assertThat(skipped.snapshotOffset()).isEqualTo(20);
+        assertThat(skipped.lostRanges()).isEqualTo(1);
+        assertThat(skipped.resumeAt()).isEqualTo(log.nextOffset());
     }
 }
