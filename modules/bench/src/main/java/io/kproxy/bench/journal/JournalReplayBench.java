@@ -7,7 +7,6 @@ import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.LogPages;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
