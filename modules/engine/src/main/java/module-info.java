@@ -7,6 +7,7 @@
  */
 module io.kproxy.engine {
     requires transitive io.kproxy.journal;
+    requires io.kproxy.replay;
     requires transitive io.kproxy.backend;
     requires transitive io.kproxy.config;
     requires transitive micrometer.core;

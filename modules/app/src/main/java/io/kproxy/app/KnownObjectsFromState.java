@@ -6,8 +6,8 @@ import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.ServiceCIDRObserved;
 import io.kproxy.events.ServiceObserved;
+import io.kproxy.journal.LogPages;
 import io.kproxy.journal.spi.EventLog;
-import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.model.EndpointSliceRef;
 import io.kproxy.model.Json;
 import io.kproxy.model.ServiceRef;
@@ -73,7 +73,9 @@ final class KnownObjectsFromState {
                 continue;
             }
             if (!page.containsKey(offset)) {
-                page = index(readPage(log, offset));
+                // stops before records the journal lost: the state was folded without them, so no origin is
+                // among them (docs/operations.md, "Damaged journal")
+                page = index(LogPages.beforeLoss(log, offset, PAGE));
             }
             Envelope e = page.get(offset);
             Json.Obj object = e == null ? null : observed(e);
@@ -98,22 +100,6 @@ final class KnownObjectsFromState {
                 objects.get(ResourceKind.SERVICE).size(), objects.get(ResourceKind.ENDPOINT_SLICE).size(),
                 objects.get(ResourceKind.NODE).size(), objects.get(ResourceKind.SERVICE_CIDR).size(), unreadable);
         return KnownObjects.of(objects, synced);
-    }
-
-    /**
-     * Up to {@link #PAGE} records from {@code offset}, stopping before records the journal lost
-     * (the state was folded without them, so no origin is among them; docs/operations.md,
-     * "Damaged journal").
-     */
-    private static List<Envelope> readPage(EventLog log, long offset) {
-        try {
-            return log.read(offset, PAGE);
-        } catch (EventLogException e) {
-            if (e.lostFirst() <= offset) {
-                throw e;
-            }
-            return log.read(offset, (int) (e.lostFirst() - offset));
-        }
     }
 
     /** The object of an observation; null for any other record (a Node's origin may be its NodeDeleted). */

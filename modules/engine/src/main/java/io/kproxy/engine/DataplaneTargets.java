@@ -1,6 +1,7 @@
 package io.kproxy.engine;
 
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.Pin;

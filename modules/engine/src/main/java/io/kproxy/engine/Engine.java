@@ -18,6 +18,7 @@ import io.kproxy.events.SourceSynced;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldStep;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.Rejection;

@@ -53,7 +53,7 @@ class DataplaneTargetsTest {
         assertThat(t.node()).isSameAs(live.get().node());
         assertThat(t.uptoOffset()).isEqualTo(live.get().offset()).isEqualTo(t.liveOffset());
 
-        FoldedState atGood = io.kproxy.engine.StateLoader.at(log, good).state();
+        FoldedState atGood = io.kproxy.replay.StateLoader.at(log, good).state();
         long pinnedAt = append(new DataplanePinned(good, "r"));
         append(slice("a", "10.0.9.9").resourceVersion("3").observed());
         DataplaneTarget pinned = targets.get();

@@ -1,17 +1,18 @@
 package io.kproxy.history;
 
 import io.kproxy.backend.Plan;
-import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
 import io.kproxy.history.HistoryException.Reason;
 import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.journal.LogPages;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.Snapshot;
 import io.kproxy.model.ServiceRef;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldStep;
 import io.kproxy.state.FoldedState;
 import java.nio.file.Files;
@@ -278,19 +279,14 @@ public final class History implements AutoCloseable {
     FoldedState walk(FoldedState from, long toOffset, Visitor visitor) {
         FoldedState state = from;
         long total = toOffset - from.offset();
-        long next = from.offset() + 1;
-        while (next <= toOffset) {
-            List<Envelope> page = read(next, (int) Math.min(PAGE, toOffset - next + 1));
-            if (page.isEmpty()) {
-                break;
-            }
-            for (Envelope e : page) {
+        LogPages pages = LogPages.refusing(log, from.offset() + 1, toOffset, PAGE);
+        while (guard(pages::hasNext)) {
+            for (Envelope e : pages.next()) {
                 FoldStep step = state.apply(e);
                 visitor.visit(e, state, step);
                 state = step.state();
             }
-            next = page.getLast().offset() + 1;
-            progress.replayed(next - 1 - from.offset(), total);
+            progress.replayed(pages.position() - 1 - from.offset(), total);
         }
         return state;
     }

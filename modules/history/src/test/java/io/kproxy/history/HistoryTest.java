@@ -4,7 +4,6 @@ import static io.kproxy.history.TestLog.t;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kproxy.engine.StateLoader;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
@@ -13,6 +12,7 @@ import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.MemoryEventLog;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldedState;
 import java.io.IOException;
 import java.nio.file.Files;

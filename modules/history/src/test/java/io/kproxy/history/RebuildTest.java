@@ -2,10 +2,10 @@ package io.kproxy.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.engine.StateLoader;
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldedState;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.journal.LogPages;
 import io.kproxy.state.FoldedState;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,13 +52,9 @@ record JournalLatency(Instant firstSync, FoldedState stateAtFirstSync, List<Dura
         }
         try (LocalJournal journal = LocalJournal.openReadOnly(dir)) {
             List<Envelope> all = new ArrayList<>();
-            for (long next = journal.firstOffset(); next < journal.nextOffset(); ) {
-                List<Envelope> page = journal.read(next, 4096);
-                if (page.isEmpty()) {
-                    break;
-                }
-                all.addAll(page);
-                next = page.getLast().offset() + 1;
+            LogPages pages = LogPages.refusing(journal, journal.firstOffset(), journal.nextOffset() - 1, 4096);
+            while (pages.hasNext()) {
+                all.addAll(pages.next());
             }
             long firstUpto = all.stream().filter(e -> e.event() instanceof SyncApplied).map(e -> ((SyncApplied) e.event()).uptoOffset())
                     .findFirst().orElseThrow(() -> new IllegalStateException("the agent recorded no SyncApplied in " + dir));

@@ -7,6 +7,7 @@ import io.kproxy.history.Point;
 import io.kproxy.history.Rendering;
 import io.kproxy.journal.JournalInspector;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.journal.LogPages;
 import io.kproxy.state.FoldedState;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -140,16 +141,11 @@ public final class TimeTravelFoldBench {
     /** The newest snapshot at or before {@code offset}, then {@code FoldedState.apply} per record (the baseline). */
     static FoldedState perRecord(LocalJournal log, long offset) {
         FoldedState s = log.snapshotAtOrBefore(offset).map(snap -> FoldedState.fromSnapshot(snap.data())).orElseGet(FoldedState::initial);
-        long at = s.offset() + 1;
-        while (at <= offset) {
-            List<Envelope> page = log.read(at, (int) Math.min(1024, offset - at + 1));
-            if (page.isEmpty()) {
-                break;
-            }
-            for (Envelope e : page) {
+        LogPages pages = LogPages.refusing(log, s.offset() + 1, offset, 1024);
+        while (pages.hasNext()) {
+            for (Envelope e : pages.next()) {
                 s = s.apply(e).state();
             }
-            at = page.getLast().offset() + 1;
         }
         return s;
     }
@@ -239,8 +235,9 @@ public final class TimeTravelFoldBench {
         static Times of(ChurnJournal.Built j) {
             try (LocalJournal l = LocalJournal.openReadOnly(j.dir())) {
                 Instant firstSync = null;
-                for (long from = 0; firstSync == null && from < l.nextOffset(); from += 4096) {
-                    for (Envelope e : l.read(from, 4096)) {
+                LogPages pages = LogPages.refusing(l, 0, l.nextOffset() - 1, 4096);
+                while (firstSync == null && pages.hasNext()) {
+                    for (Envelope e : pages.next()) {
                         if (e.event() instanceof io.kproxy.events.SyncApplied) {
                             firstSync = e.recordedAt();
                             break;

@@ -4,9 +4,9 @@ import io.kproxy.events.Envelope;
 import io.kproxy.events.EventType;
 import io.kproxy.journal.JournalInspector;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.journal.LogPages;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -78,16 +78,13 @@ public class JournalReplayBench {
     }
 
     private long readInPages(int page, Blackhole bh) {
-        long from = 0;
-        long end = journal.nextOffset();
-        while (from < end) {
-            List<Envelope> batch = journal.read(from, page);
-            for (Envelope e : batch) {
+        LogPages pages = LogPages.refusing(journal, 0, journal.nextOffset() - 1, page);
+        while (pages.hasNext()) {
+            for (Envelope e : pages.next()) {
                 bh.consume(e);
             }
-            from += batch.size();
         }
-        return from;
+        return pages.position();
     }
 
     @Benchmark

@@ -2,6 +2,7 @@ package io.kproxy.bench.journal;
 
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.journal.LogPages;
 import io.kproxy.journal.spi.Snapshot;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -92,12 +93,12 @@ public class JournalTimeTravelBench {
             from = s.offset() + 1;
         }
         long replayed = 0;
-        while (from <= upto) {
-            List<Envelope> batch = journal.read(from, (int) Math.min(4096, upto - from + 1));
+        LogPages pages = LogPages.refusing(journal, from, upto, 4096);
+        while (pages.hasNext()) {
+            List<Envelope> batch = pages.next();
             for (Envelope e : batch) {
                 bh.consume(e);
             }
-            from += batch.size();
             replayed += batch.size();
         }
         return replayed;

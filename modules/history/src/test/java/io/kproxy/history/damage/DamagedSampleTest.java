@@ -3,7 +3,6 @@ package io.kproxy.history.damage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kproxy.engine.StateLoader;
 import io.kproxy.history.History;
 import io.kproxy.history.HistoryException;
 import io.kproxy.history.JournalReport;
@@ -14,6 +13,7 @@ import io.kproxy.journal.JournalProblem.Kind;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.spi.EventLog.Draft;
 import io.kproxy.model.ServiceRef;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.testkit.ServiceFixture;
 import java.io.IOException;
 import java.nio.file.Files;

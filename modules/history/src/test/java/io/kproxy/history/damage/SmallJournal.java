@@ -1,6 +1,5 @@
 package io.kproxy.history.damage;
 
-import io.kproxy.engine.StateLoader;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.ResourceKind;
@@ -11,6 +10,7 @@ import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
+import io.kproxy.replay.StateLoader;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;

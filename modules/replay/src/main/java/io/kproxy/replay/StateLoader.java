@@ -1,6 +1,7 @@
-package io.kproxy.engine;
+package io.kproxy.replay;
 
 import io.kproxy.events.Envelope;
+import io.kproxy.journal.LogPages;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.Snapshot;
@@ -149,43 +150,29 @@ public final class StateLoader {
     /** Folds {@code [next, end]} onto {@code start}; {@code reached[0]} is set to the offset after the last record read or stepped over, {@code reached[1]} counts the lost ranges stepped over. */
     private static FoldedState fold(EventLog log, FoldedState start, long next, long end, Progress progress, LostRecords lost,
                                     long[] reached) {
+        LogPages pages = lost == LostRecords.REFUSE ? LogPages.refusing(log, next, end, PAGE)
+                : LogPages.skipping(log, next, end, PAGE, e -> LOG.warn("decision=skip-lost-records first={} last={} reason=\"{}\"",
+                        e.lostFirst(), e.lostLast(), e.getMessage().replace('"', '\'')));
         FoldedState s = start;
-        long at = next;
-        while (at <= end) {
-            List<Envelope> batch = new ArrayList<>();
-            boolean stepped = false;
-            while (at <= end && batch.size() < BATCH) {
-                List<Envelope> page;
-                try {
-                    page = log.read(at, (int) Math.min(PAGE, end - at + 1));
-                } catch (EventLogException e) {
-                    if (lost == LostRecords.REFUSE || e.lostFirst() < 0 || e.lostLast() < at) {
-                        throw e;
-                    }
-                    if (e.lostFirst() > at) {
-                        batch.addAll(log.read(at, (int) Math.min(e.lostFirst() - at, end - at + 1))); // the records before it
-                    }
-                    LOG.warn("decision=skip-lost-records first={} last={} reason=\"{}\"", e.lostFirst(), e.lostLast(),
-                            e.getMessage().replace('"', '\''));
-                    at = e.lostLast() + 1;
-                    stepped = true;
-                    reached[1]++;
-                    continue;
-                }
-                if (page.isEmpty()) {
-                    break;
-                }
-                batch.addAll(page);
-                at = page.getLast().offset() + 1;
-            }
-            reached[0] = at;
-            if (!batch.isEmpty()) {
-                s = s.applyAll(batch);
-                progress.replayed(s.offset() - start.offset(), end - start.offset());
-            } else if (!stepped) {
-                break;
+        List<Envelope> batch = new ArrayList<>();
+        while (pages.hasNext()) {
+            batch.addAll(pages.next());
+            if (batch.size() >= BATCH) {
+                s = applyBatch(s, batch, start, end, progress);
+                batch = new ArrayList<>();
             }
         }
+        if (!batch.isEmpty()) {
+            s = applyBatch(s, batch, start, end, progress);
+        }
+        reached[0] = pages.position();
+        reached[1] = pages.lostRanges();
         return s;
+    }
+
+    private static FoldedState applyBatch(FoldedState s, List<Envelope> batch, FoldedState start, long end, Progress progress) {
+        FoldedState folded = s.applyAll(batch);
+        progress.replayed(folded.offset() - start.offset(), end - start.offset());
+        return folded;
     }
 }
