@@ -1,4 +1,4 @@
-package io.kproxy.app.admin;
+package io.kproxy.admin;
 
 import java.io.IOException;
 import java.io.InputStream;

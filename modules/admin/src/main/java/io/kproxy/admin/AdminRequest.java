@@ -1,4 +1,4 @@
-package io.kproxy.app.admin;
+package io.kproxy.admin;
 
 import io.kproxy.config.ConfigException;
 import io.kproxy.config.ConfigText;
@@ -20,7 +20,7 @@ import java.util.Map;
  * {"op":"status"}
  * </pre>
  *
- * A line is at most {@link io.kproxy.app.listen.Limits#ADMIN}'s request size (16 KiB). Immutable; no
+ * A line is at most {@link io.kproxy.listen.Limits#ADMIN}'s request size (16 KiB). Immutable; no
  * null components.
  */
 public sealed interface AdminRequest permits AdminRequest.PinToTime, AdminRequest.PinToOffset, AdminRequest.Unpin, AdminRequest.Status {

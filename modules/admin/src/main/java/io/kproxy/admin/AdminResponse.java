@@ -1,4 +1,4 @@
-package io.kproxy.app.admin;
+package io.kproxy.admin;
 
 import io.kproxy.config.ConfigException;
 import io.kproxy.config.ConfigText;

@@ -1,11 +1,11 @@
-package io.kproxy.app.admin;
+package io.kproxy.admin;
 
-import io.kproxy.app.listen.AcceptLoop;
-import io.kproxy.app.listen.Limits;
-import io.kproxy.app.listen.Linger;
-import io.kproxy.app.listen.LogValues;
-import io.kproxy.app.listen.Slots;
 import io.kproxy.engine.DataplaneControl;
+import io.kproxy.listen.AcceptLoop;
+import io.kproxy.listen.Limits;
+import io.kproxy.listen.Linger;
+import io.kproxy.listen.LogValues;
+import io.kproxy.listen.Slots;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

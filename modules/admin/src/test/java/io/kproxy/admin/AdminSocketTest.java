@@ -1,4 +1,4 @@
-package io.kproxy.app;
+package io.kproxy.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,17 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.kproxy.app.admin.AdminAccess;
-import io.kproxy.app.admin.AdminClient;
-import io.kproxy.app.admin.AdminRequest;
-import io.kproxy.app.admin.AdminResponse;
-import io.kproxy.app.admin.AdminServer;
-import io.kproxy.app.listen.Limits;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.listen.Limits;
+import io.kproxy.testkit.Descriptors;
 import io.kproxy.testkit.KernelTests;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -91,7 +87,7 @@ class AdminSocketTest {
     void halfSentRequestsAreBoundedAnsweredAroundAndClosedAtTheirDeadline() throws Exception {
         Path socket = dir.resolve("admin.sock");
         try (AdminServer _ = start(socket, AdminAccess.of(""))) {
-            long before = HealthFloodTest.openDescriptors();
+            long before = Descriptors.open();
             List<SocketChannel> flood = new ArrayList<>();
             try {
                 for (int i = 0; i < 200; i++) {
@@ -101,7 +97,7 @@ class AdminSocketTest {
                     flood.add(c);
                 }
                 long floodEnd = System.nanoTime();
-                assertThat(HealthFloodTest.serverShare(before, flood.size(), LIMITS.maxConnections() + 8))
+                assertThat(Descriptors.serverShare(before, flood.size(), LIMITS.maxConnections() + 8))
                         .as("descriptors the server holds for 200 stalled requests").isLessThanOrEqualTo(LIMITS.maxConnections() + 8);
                 long t0 = System.nanoTime();
                 AdminResponse status = new AdminClient(socket).send(new AdminRequest.Status());

@@ -1,17 +1,16 @@
-package io.kproxy.app;
+package io.kproxy.healthcheck;
 
-import io.kproxy.app.listen.HttpListener;
-import io.kproxy.app.listen.Limits;
-import io.kproxy.app.listen.Slots;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.ServiceHealthChecks;
+import io.kproxy.listen.HttpListener;
+import io.kproxy.listen.Limits;
+import io.kproxy.listen.Slots;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServiceRef;
 import io.kproxy.state.NodePortAddresses;
-import io.kproxy.source.kube.EventRecorder;
 import io.kproxy.state.NodeState;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -33,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * node IP that accepts NodePorts (all addresses when NodePorts match all), answering any path with
  * the engine's {@link ServiceHealthChecks#answer}. Servers open and close as the programmed state
  * changes; a Service whose port changes is closed and reopened; a port that cannot be bound is
- * logged, recorded as upstream's {@code FailedToStartServiceHealthcheck} warning Event on the
- * Service (docs/operations.md, "Events"), and retried at the next change, as upstream does.
+ * logged, reported to {@link BindFailures} (the application records upstream's
+ * {@code FailedToStartServiceHealthcheck} warning Event on the Service: docs/operations.md,
+ * "Events"), and retried at the next change, as upstream does.
  *
  * <p>Every port is an {@link HttpListener} with the limits of {@link Limits#HTTP}, and all of
  * them share one {@link Slots} of {@link #CONNECTIONS} places: the number of Services does not
@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * <p>Updates arrive on the engine's sync thread; this class is synchronized and binds sockets
  * there (a few per change, only when the set of checks changes).
  */
-final class HealthCheckServers implements AutoCloseable {
+public final class HealthCheckServers implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HealthCheckServers.class);
 
@@ -57,34 +57,32 @@ final class HealthCheckServers implements AutoCloseable {
     private final Limits limits;
     private final Slots slots;
     private final Map<ServiceRef, Open> open = new HashMap<>();
-    private final EventRecorder events;
-    private final String node;
+    private final BindFailures failures;
     private boolean closed;
 
-    HealthCheckServers(Engine engine) {
-        this(engine, EventRecorder.none(), "");
+    public HealthCheckServers(Engine engine) {
+        this(engine, BindFailures.none());
     }
 
-    /** Recording upstream's {@code FailedToStartServiceHealthcheck} warning, as node {@code node}, for a port it cannot bind. */
-    HealthCheckServers(Engine engine, EventRecorder events, String node) {
-        this(engine, Limits.HTTP.withMaxConnections(CONNECTIONS), events, node);
+    /** Reporting a port it cannot bind to {@code failures} (upstream's {@code FailedToStartServiceHealthcheck} warning). */
+    public HealthCheckServers(Engine engine, BindFailures failures) {
+        this(engine, Limits.HTTP.withMaxConnections(CONNECTIONS), failures);
     }
 
     /** With other limits (tests use short timeouts); {@code limits.maxConnections()} is the group's. */
-    HealthCheckServers(Engine engine, Limits limits) {
-        this(engine, limits, EventRecorder.none(), "");
+    public HealthCheckServers(Engine engine, Limits limits) {
+        this(engine, limits, BindFailures.none());
     }
 
-    HealthCheckServers(Engine engine, Limits limits, EventRecorder events, String node) {
+    public HealthCheckServers(Engine engine, Limits limits, BindFailures failures) {
         this.engine = engine;
         this.limits = limits;
         this.slots = new Slots("healthcheck", limits);
-        this.events = events;
-        this.node = node;
+        this.failures = failures;
     }
 
     /** Follows the engine's checks from now on. */
-    void start() {
+    public void start() {
         engine.healthChecks().subscribe(this::sync);
     }
 
@@ -123,7 +121,7 @@ final class HealthCheckServers implements AutoCloseable {
                 servers.forEach(HttpListener::close);
                 LOG.error("decision=skip-healthcheck reason=FailedToStartServiceHealthcheck service={} port={} error=\"{}\"", c.service(),
                         c.port(), e.getMessage());
-                events.record(UpstreamEvents.serviceHealthcheckFailed(node, c.service(), c.port(), String.valueOf(e.getMessage())));
+                failures.serviceHealthCheck(c.service(), c.port(), String.valueOf(e.getMessage()));
             }
         }
     }

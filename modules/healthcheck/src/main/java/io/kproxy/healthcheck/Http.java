@@ -1,6 +1,6 @@
-package io.kproxy.app;
+package io.kproxy.healthcheck;
 
-import io.kproxy.app.listen.HttpListener;
+import io.kproxy.listen.HttpListener;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.IpAddress;
 import java.net.InetAddress;

@@ -1,15 +1,14 @@
-package io.kproxy.app;
+package io.kproxy.healthcheck;
 
-import io.kproxy.app.listen.HttpListener;
-import io.kproxy.app.listen.Limits;
-import io.kproxy.app.listen.Slots;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ConfigText;
 import io.kproxy.config.ProxyConfig;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.ProxyHealth;
+import io.kproxy.listen.HttpListener;
+import io.kproxy.listen.Limits;
+import io.kproxy.listen.Slots;
 import io.kproxy.model.Json;
-import io.kproxy.source.kube.EventRecorder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -36,11 +35,12 @@ import org.slf4j.LoggerFactory;
  * <p>Each server is an {@link HttpListener} with its own connection cap and the timeouts and
  * request-size limit of {@link Limits#HTTP} (docs/operations.md, "Input limits of the
  * endpoints"): a flood on the public health port cannot take the metrics port's places, nor the
- * agent's file descriptors. A port that cannot be bound is also recorded as upstream's warning
- * Event on the node (docs/operations.md, "Events"). Handlers run on virtual threads and never block on the engine. Not
- * thread-safe to start or stop concurrently.
+ * agent's file descriptors. A port that cannot be bound is also reported to {@link BindFailures}
+ * (the application records upstream's warning Event on the node: docs/operations.md, "Events").
+ * Handlers run on virtual threads and never block on the engine. Not thread-safe to start or stop
+ * concurrently.
  */
-final class StatusServers implements AutoCloseable {
+public final class StatusServers implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StatusServers.class);
     private static final String TEXT = "text/plain; charset=utf-8";
@@ -72,32 +72,32 @@ final class StatusServers implements AutoCloseable {
      *
      * @throws IOException when a bind fails and {@code bindAddressHardFail} is set
      */
-    static StatusServers bind(ProxyConfig config) throws IOException {
-        return bind(config, EventRecorder.none(), "");
+    public static StatusServers bind(ProxyConfig config) throws IOException {
+        return bind(config, BindFailures.none());
     }
 
     /**
-     * {@link #bind(ProxyConfig)}, recording upstream's warning Event on node {@code node} for a
-     * port that cannot be bound ({@link UpstreamEvents#proxierHealthcheckFailed},
-     * {@link UpstreamEvents#metricServerFailed}).
+     * {@link #bind(ProxyConfig)}, reporting a port that cannot be bound to {@code failures}
+     * (where the application records upstream's warning Event on the node).
      */
-    static StatusServers bind(ProxyConfig config, EventRecorder events, String node) throws IOException {
-        return bind(config, Limits.HTTP, Limits.HTTP.withMaxConnections(METRICS_CONNECTIONS), events, node);
+    public static StatusServers bind(ProxyConfig config, BindFailures failures) throws IOException {
+        return bind(config, Limits.HTTP, Limits.HTTP.withMaxConnections(METRICS_CONNECTIONS), failures);
     }
 
     /** {@link #bind(ProxyConfig)} with other limits (tests use short timeouts). */
-    static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits) throws IOException {
-        return bind(config, healthLimits, metricsLimits, EventRecorder.none(), "");
+    public static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits) throws IOException {
+        return bind(config, healthLimits, metricsLimits, BindFailures.none());
     }
 
-    static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits, EventRecorder events, String node)
+    /** {@link #bind(ProxyConfig, BindFailures)} with other limits. */
+    public static StatusServers bind(ProxyConfig config, Limits healthLimits, Limits metricsLimits, BindFailures failures)
             throws IOException {
         Optional<Server> h = bindOne("healthz", config.healthzBindAddress(), config.bindAddressHardFail(), healthLimits,
-                error -> events.record(UpstreamEvents.proxierHealthcheckFailed(node, config.healthzBindAddress(), error)));
+                error -> failures.healthz(config.healthzBindAddress(), error));
         Optional<Server> m;
         try {
             m = bindOne("metrics", config.metricsBindAddress(), config.bindAddressHardFail(), metricsLimits,
-                    error -> events.record(UpstreamEvents.metricServerFailed(node, config.metricsBindAddress(), error)));
+                    error -> failures.metrics(config.metricsBindAddress(), error));
         } catch (IOException e) {
             h.ifPresent(Server::close);
             throw e;
@@ -130,7 +130,7 @@ final class StatusServers implements AutoCloseable {
     }
 
     /** Installs the handlers and starts serving. */
-    void start(Engine engine, ProxyConfig config) {
+    public void start(Engine engine, ProxyConfig config) {
         String configz = ConfigText.toJson(Json.obj("kubeproxy.config.k8s.io", ConfigLoader.toTree(config)));
         health.ifPresent(s -> {
             Map<String, HttpListener.Handler> routes = Map.of(
@@ -153,12 +153,12 @@ final class StatusServers implements AutoCloseable {
     }
 
     /** Where the health server listens (the real port when 0 was asked for). */
-    Optional<InetSocketAddress> healthAddress() {
+    public Optional<InetSocketAddress> healthAddress() {
         return health.map(s -> s.listener().address());
     }
 
     /** Where the metrics server listens. */
-    Optional<InetSocketAddress> metricsAddress() {
+    public Optional<InetSocketAddress> metricsAddress() {
         return metrics.map(s -> s.listener().address());
     }
 

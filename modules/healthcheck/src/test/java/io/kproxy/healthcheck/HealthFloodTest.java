@@ -1,11 +1,10 @@
-package io.kproxy.app;
+package io.kproxy.healthcheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.kproxy.app.listen.Limits;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.ConfigLoader;
@@ -13,6 +12,8 @@ import io.kproxy.config.ProxyConfig;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.listen.Limits;
+import io.kproxy.testkit.Descriptors;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -20,12 +21,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,8 +53,8 @@ class HealthFloodTest {
     @BeforeEach
     void setUp() throws Exception {
         ProxyConfig config = ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
-                + "healthzBindAddress: 127.0.0.1:" + StatusServersTest.freePort() + "\nmetricsBindAddress: 127.0.0.1:"
-                + StatusServersTest.freePort() + "\n");
+                + "healthzBindAddress: 127.0.0.1:" + Descriptors.freePort() + "\nmetricsBindAddress: 127.0.0.1:"
+                + Descriptors.freePort() + "\n");
         MemoryKernelPort kernel = new MemoryKernelPort();
         engine = Engine.start(Engine.Wiring.production(new MemoryEventLog(), BackendProvider.forMode("nftables").orElseThrow().create(kernel,
                 kernel), EngineOptions.of(config), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
@@ -73,30 +71,10 @@ class HealthFloodTest {
         engine.close(Duration.ofSeconds(5));
     }
 
-    static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
-    }
-
-    /**
-     * The descriptors this process holds beyond {@code before} and the test's own {@code clients}
-     * sockets, once at most {@code bound} or after 500 ms (the JDK releases a closed channel's
-     * descriptor when the thread blocked on it has run; well before any request timeout here).
-     */
-    static long serverShare(long before, int clients, long bound) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMillis(500).toNanos();
-        long share;
-        while ((share = openDescriptors() - before - clients) > bound && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        return share;
-    }
-
     @Test
     void halfSentRequestsAreBoundedAnsweredAroundAndClosedAtTheirDeadline() throws Exception {
         InetSocketAddress at = servers.healthAddress().orElseThrow();
-        long before = openDescriptors();
+        long before = Descriptors.open();
         List<Socket> flood = new ArrayList<>();
         try {
             for (int i = 0; i < FLOOD; i++) {
@@ -106,7 +84,7 @@ class HealthFloodTest {
             }
             long floodEnd = System.nanoTime();
             // The test's own FLOOD client sockets are in this process too; the rest is the server's.
-            long serverShare = serverShare(before, FLOOD, CAP + 8);
+            long serverShare = Descriptors.serverShare(before, FLOOD, CAP + 8);
             assertThat(serverShare).as("descriptors the server holds for %d stalled connections", FLOOD).isLessThanOrEqualTo(CAP + 8);
 
             long t0 = System.nanoTime();
@@ -135,7 +113,7 @@ class HealthFloodTest {
                 s.close();
             }
         }
-        assertThat(openDescriptors() - before).isLessThanOrEqualTo(8);
+        assertThat(Descriptors.open() - before).isLessThanOrEqualTo(8);
         assertThat(lines.list).as("log lines for %d shed connections: %s", FLOOD, lines.list).hasSizeLessThanOrEqualTo(2);
     }
 }

@@ -1,4 +1,4 @@
-package io.kproxy.app;
+package io.kproxy.healthcheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,7 @@ import io.kproxy.events.ResourceKind;
 import io.kproxy.events.SourceSynced;
 import io.kproxy.journal.MemoryEventLog;
 import io.kproxy.model.NodeName;
+import io.kproxy.testkit.Descriptors;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.ServiceFixture;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -43,7 +44,7 @@ class StatusServersTest {
     @BeforeEach
     void setUp() throws Exception {
         config = ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
-                + "healthzBindAddress: 127.0.0.1:" + freePort() + "\nmetricsBindAddress: 127.0.0.1:" + freePort()
+                + "healthzBindAddress: 127.0.0.1:" + Descriptors.freePort() + "\nmetricsBindAddress: 127.0.0.1:" + Descriptors.freePort()
                 + "\nnodePortAddresses: [127.0.0.0/8]\n");
         log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigLoader.toTree(config))).join();
         MemoryKernelPort kernel = new MemoryKernelPort();
@@ -63,12 +64,6 @@ class StatusServersTest {
     }
 
     /** A loopback port nothing listens on right now. */
-    static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private HttpResponse<String> get(InetSocketAddress at, String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + at.getPort() + path)).timeout(Duration.ofSeconds(5)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -101,7 +96,7 @@ class StatusServersTest {
 
     @Test
     void aHealthCheckNodePortServerFollowsTheProgrammedState() throws Exception {
-        int port = freePort();
+        int port = Descriptors.freePort();
         ServiceFixture lb = ServiceFixture.service("demo", "lb").clusterIP("172.30.0.2").type("LoadBalancer").port("http", 80, "TCP", 30080)
                 .externalTrafficPolicy("Local").healthCheckNodePort(port).loadBalancerIngress("198.51.100.7");
         log.append("t", lb.observed()).join();

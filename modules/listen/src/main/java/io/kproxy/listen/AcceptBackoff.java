@@ -1,4 +1,4 @@
-package io.kproxy.app.listen;
+package io.kproxy.listen;
 
 import java.time.Duration;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package io.kproxy.app.listen;
+package io.kproxy.listen;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.kproxy.app.listen;
+package io.kproxy.listen;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.kproxy.app.listen;
+package io.kproxy.listen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
