@@ -1,14 +1,18 @@
 /**
  * The {@code kproxy} command (wiring only: docs/design.md, "Modules"): {@code kproxy run}, the node
- * agent (journal, engine, Kubernetes source, the HTTP endpoints upstream kube-proxy serves and the
- * admin socket), {@code kproxy render}, the ruleset for objects in files or at a time of a journal,
- * the time-travel commands over a journal ({@code diff}, {@code audit}, {@code journal
- * inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy rollback}/{@code resume}/{@code
- * status}, the admin socket's clients, and {@code kproxy demo}. Backends are found at run time through
- * {@link io.kproxy.backend.spi.BackendProvider}; none is compiled against.
+ * agent (journal, engine, Kubernetes source, and the servers of {@code io.kproxy.healthcheck} and
+ * {@code io.kproxy.admin} wired to them), {@code kproxy render}, the ruleset for objects in files
+ * or at a time of a journal, the time-travel commands over a journal ({@code diff}, {@code audit},
+ * {@code journal inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy
+ * rollback}/{@code resume}/{@code status}, the admin socket's commands, and {@code kproxy demo}.
+ * Backends are found at run time through {@link io.kproxy.backend.spi.BackendProvider}; none is
+ * compiled against.
  */
 module io.kproxy.app {
     requires io.kproxy.engine;
+    requires io.kproxy.admin;
+    requires io.kproxy.healthcheck;
+    requires io.kproxy.listen;
     requires io.kproxy.history;
     requires io.kproxy.source.kube;
     requires io.kproxy.journal;
@@ -17,8 +21,6 @@ module io.kproxy.app {
     // The demo enters its network namespaces with setns(2) to run pods and a client there.
     requires io.kproxy.netlink;
     requires info.picocli;
-    // SO_PEERCRED: the admin socket admits root or the configured group by the peer's credentials.
-    requires jdk.net;
     requires org.slf4j;
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;

@@ -1,8 +1,8 @@
 package io.kproxy.app;
 
-import io.kproxy.app.admin.AdminClient;
-import io.kproxy.app.admin.AdminRequest;
-import io.kproxy.app.admin.AdminResponse;
+import io.kproxy.admin.AdminClient;
+import io.kproxy.admin.AdminRequest;
+import io.kproxy.admin.AdminResponse;
 import io.kproxy.config.KproxyConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;

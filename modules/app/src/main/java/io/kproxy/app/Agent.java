@@ -1,8 +1,7 @@
 package io.kproxy.app;
 
-import io.kproxy.app.admin.AdminAccess;
-import io.kproxy.app.admin.AdminServer;
-import io.kproxy.app.listen.Limits;
+import io.kproxy.admin.AdminAccess;
+import io.kproxy.admin.AdminServer;
 import io.kproxy.app.node.NodeSettings;
 import io.kproxy.app.node.Sysctls;
 import io.kproxy.backend.Backend;
@@ -18,11 +17,14 @@ import io.kproxy.engine.EngineClock;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.engine.MeteredEventLog;
 import io.kproxy.events.ConfigRecorded;
+import io.kproxy.healthcheck.HealthCheckServers;
+import io.kproxy.healthcheck.StatusServers;
 import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.RetentionPolicy;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.listen.Limits;
 import io.kproxy.source.kube.EventRecorder;
 import io.kproxy.source.kube.EventRecorderOptions;
 import io.kproxy.source.kube.KnownObjects;
@@ -140,7 +142,7 @@ final class Agent implements AutoCloseable {
         // Upstream's conntrack sysctls and oomScoreAdj, before anything listens (docs/operations.md, "Node settings").
         UpstreamEvents.fromNodeSettings(node, NodeSettings.applyAtStart(config, Sysctls.host()))
                 .forEach(events::record);
-        StatusServers servers = own(StatusServers.bind(config, events, node));
+        StatusServers servers = own(StatusServers.bind(config, new BindFailureEvents(events, node)));
 
         Path dir = Path.of(config.kproxy().journalDir());
         KproxyConfig.RetentionConfig r = config.kproxy().retention();
@@ -159,7 +161,7 @@ final class Agent implements AutoCloseable {
         Backend backend = own(provider.create());
         engine = own(Engine.start(Engine.Wiring.production(log, backend, EngineOptions.of(config), registry)));
         servers.start(engine, config);
-        own(new HealthCheckServers(engine, events, node)).start();
+        own(new HealthCheckServers(engine, new BindFailureEvents(events, node))).start();
         startAdmin(Path.of(config.kproxy().adminSocket()), config.kproxy().adminGroup(), config.bindAddressHardFail());
 
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());

@@ -1,6 +1,6 @@
 package io.kproxy.app;
 
-import io.kproxy.app.admin.AdminRequest;
+import io.kproxy.admin.AdminRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,6 +1,6 @@
 package io.kproxy.app;
 
-import io.kproxy.app.admin.AdminRequest;
+import io.kproxy.admin.AdminRequest;
 import io.kproxy.history.HistoryException;
 import io.kproxy.history.Times;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package io.kproxy.app;
 
-import io.kproxy.app.admin.AdminRequest;
+import io.kproxy.admin.AdminRequest;
 import io.kproxy.config.ConfigText;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,7 +2,7 @@ package io.kproxy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.app.admin.AdminServer;
+import io.kproxy.admin.AdminServer;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.engine.Engine;

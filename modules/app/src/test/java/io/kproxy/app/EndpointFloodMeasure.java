@@ -3,14 +3,16 @@ package io.kproxy.app;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.kproxy.app.admin.AdminServer;
+import io.kproxy.admin.AdminServer;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ProxyConfig;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineOptions;
+import io.kproxy.healthcheck.StatusServers;
 import io.kproxy.journal.MemoryEventLog;
+import io.kproxy.testkit.Descriptors;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
@@ -119,8 +121,8 @@ class EndpointFloodMeasure {
         lines.start();
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         ProxyConfig config = ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
-                + "healthzBindAddress: 127.0.0.1:" + StatusServersTest.freePort() + "\nmetricsBindAddress: 127.0.0.1:"
-                + StatusServersTest.freePort() + "\n");
+                + "healthzBindAddress: 127.0.0.1:" + Descriptors.freePort() + "\nmetricsBindAddress: 127.0.0.1:"
+                + Descriptors.freePort() + "\n");
         MemoryKernelPort kernel = new MemoryKernelPort();
         Engine engine = Engine.start(Engine.Wiring.production(new MemoryEventLog(), BackendProvider.forMode("nftables").orElseThrow()
                 .create(kernel, kernel), EngineOptions.of(config), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));

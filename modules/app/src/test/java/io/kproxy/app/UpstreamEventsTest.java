@@ -15,6 +15,8 @@ import io.kproxy.engine.EngineOptions;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.SourceSynced;
+import io.kproxy.healthcheck.HealthCheckServers;
+import io.kproxy.healthcheck.StatusServers;
 import io.kproxy.journal.MemoryEventLog;
 import io.kproxy.model.NodeName;
 import io.kproxy.source.kube.ApiEvent;
@@ -69,7 +71,8 @@ class UpstreamEventsTest {
     void takenHealthAndMetricsPortsRecordUpstreamsWarningsOnTheNode() throws Exception {
         Recorded events = new Recorded();
         try (ServerSocket h = occupy(); ServerSocket m = occupy();
-             StatusServers s = StatusServers.bind(config("127.0.0.1:" + h.getLocalPort(), "127.0.0.1:" + m.getLocalPort(), false), events, "node-a")) {
+             StatusServers s = StatusServers.bind(config("127.0.0.1:" + h.getLocalPort(), "127.0.0.1:" + m.getLocalPort(), false),
+                     new BindFailureEvents(events, "node-a"))) {
             assertThat(s.healthAddress()).isEmpty();
             assertThat(events.events).hasSize(2);
             ApiEvent health = events.events.get(0);
@@ -88,7 +91,7 @@ class UpstreamEventsTest {
     void withHardFailTheWarningIsRecordedBeforeTheStartStops() throws Exception {
         Recorded events = new Recorded();
         try (ServerSocket h = occupy()) {
-            assertThatThrownBy(() -> StatusServers.bind(config("127.0.0.1:" + h.getLocalPort(), "", true), events, "node-a"))
+            assertThatThrownBy(() -> StatusServers.bind(config("127.0.0.1:" + h.getLocalPort(), "", true), new BindFailureEvents(events, "node-a")))
                     .isInstanceOf(IOException.class);
         }
         assertThat(events.events).extracting(ApiEvent::reason).containsExactly("FailedToStartProxierHealthcheck");
@@ -103,7 +106,7 @@ class UpstreamEventsTest {
         Engine engine = Engine.start(Engine.Wiring.production(log, BackendProvider.forMode("nftables").orElseThrow().create(kernel, kernel),
                 EngineOptions.of(config), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
         Recorded events = new Recorded();
-        try (ServerSocket taken = occupy(); HealthCheckServers checks = new HealthCheckServers(engine, events, "node-a")) {
+        try (ServerSocket taken = occupy(); HealthCheckServers checks = new HealthCheckServers(engine, new BindFailureEvents(events, "node-a"))) {
             checks.start();
             int port = taken.getLocalPort();
             log.append("t", ServiceFixture.service("demo", "lb").clusterIP("172.30.0.2").type("LoadBalancer").port("http", 80, "TCP", 30080)

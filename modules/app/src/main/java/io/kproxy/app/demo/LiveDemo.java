@@ -1,9 +1,9 @@
 package io.kproxy.app.demo;
 
-import io.kproxy.app.admin.AdminClient;
-import io.kproxy.app.admin.AdminRequest;
-import io.kproxy.app.admin.AdminResponse;
-import io.kproxy.app.admin.AdminServer;
+import io.kproxy.admin.AdminClient;
+import io.kproxy.admin.AdminRequest;
+import io.kproxy.admin.AdminResponse;
+import io.kproxy.admin.AdminServer;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.engine.Engine;
