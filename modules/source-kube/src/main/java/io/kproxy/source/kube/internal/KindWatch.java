@@ -110,9 +110,14 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         next.itemStore(new KeyVersionStore<>(spec.empty()));
         next.exceptionHandler((started, error) -> {
             ApiFailure failure = ApiFailure.of(error);
-            if (closed) {
-                LOG.debug("decision=stop-list-watch kind={} reason=source-closed error={}", spec.kind(), failure.reason());
-                return false;
+            if (closed || informer != next) {
+                // Closed, or replaced by a relist: a list still in flight fails (often with the
+                // client's executor refusing work). Answering "retry" keeps fabric8 quiet: its
+                // Reflector logs a refusal at ERROR ("will stop") but a retry at WARN, and its
+                // reconnect does nothing once the informer is stopped, which it is by now.
+                LOG.debug("decision=stop-list-watch kind={} reason={} error={}", spec.kind(),
+                        closed ? "source-closed" : "informer-replaced", failure.reason());
+                return true;
             }
             if (spec.optional() && failure.reason().equals("http-404")) {
                 absent(failure);
