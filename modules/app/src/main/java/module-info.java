@@ -4,12 +4,15 @@
  * admin socket), {@code kproxy render}, the ruleset for objects in files or at a time of a journal,
  * the time-travel commands over a journal ({@code diff}, {@code audit}, {@code journal
  * inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy rollback}/{@code resume}/{@code
- * status}, the admin socket's clients, and {@code kproxy demo}. Backends are found at run time through
+ * status}, the admin socket's clients, {@code kproxy demo}, and the tool {@code kproxy samples}
+ * ({@code io.kproxy.sample}). Backends are found at run time through
  * {@link io.kproxy.backend.spi.BackendProvider}; none is compiled against.
  */
 module io.kproxy.app {
     requires io.kproxy.engine;
     requires io.kproxy.history;
+    // A tool the CLI wires: kproxy samples generate.
+    requires io.kproxy.sample;
     requires io.kproxy.source.kube;
     requires io.kproxy.journal;
     requires io.kproxy.config;

@@ -1,4 +1,4 @@
-package io.kproxy.history.sample;
+package io.kproxy.sample.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

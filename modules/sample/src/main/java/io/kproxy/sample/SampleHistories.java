@@ -1,12 +1,18 @@
-package io.kproxy.history;
+package io.kproxy.sample;
 
-import io.kproxy.history.sample.SampleClusterGenerator;
+import io.kproxy.history.Describe;
+import io.kproxy.sample.simulator.SampleClusterGenerator;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The recorded sample histories under {@code events/samples/} (see its README): generated, not
  * hand-written, so that they can be regenerated when the record format or the engine changes.
+ * The generator is a tool, not part of the agent: {@code kproxy samples generate} wires it.
  * Stateless and thread-safe; blocks while generating; never returns null.
  */
 public final class SampleHistories {
@@ -41,5 +47,25 @@ public final class SampleHistories {
         return SampleClusterGenerator.generate(dir).stream()
                 .map(m -> new Moment(m.offset(), m.at(), Describe.type(m.record().event()), Describe.object(m.record().event()), m.what()))
                 .toList();
+    }
+
+    /**
+     * Deletes the journal files in {@code dir} (segments, indexes, snapshots, the lock, torn tails,
+     * quarantined files), keeping anything else (a README): what {@code kproxy samples generate
+     * --force} does before writing a sample again. Nothing happens when {@code dir} does not exist.
+     */
+    public static void clearJournal(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                String n = p.getFileName().toString();
+                if (n.endsWith(".seg") || n.endsWith(".idx") || n.endsWith(".snap") || n.equals("journal.lock") || n.endsWith(".torn")
+                        || (n.equals("snapshots") || n.equals("quarantine")) && Files.isDirectory(p)) {
+                    Files.delete(p);
+                }
+            }
+        }
     }
 }

@@ -1,10 +1,10 @@
-package io.kproxy.history;
+package io.kproxy.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.spi.Snapshot;
-import java.nio.file.Files;
+import io.kproxy.sample.simulator.Samples;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SampleClusterHourTest {
 
     private static final String REGENERATE = "if the change is intended, regenerate with "
-            + "./mvnw -q -pl modules/history -am verify -Dtest=SampleClusterHourTest -Dsurefire.failIfNoSpecifiedTests=false "
+            + "./mvnw -q -pl modules/sample -am verify -Dtest=SampleClusterHourTest -Dsurefire.failIfNoSpecifiedTests=false "
             + "-Dsamples.update=true (or ./kproxy samples generate --out events/samples/cluster-hour --force) and update events/samples/README.md";
 
     @Test
@@ -26,9 +26,8 @@ class SampleClusterHourTest {
         Path fresh = tmp.resolve("cluster-hour");
         List<SampleHistories.Moment> moments = SampleHistories.generateClusterHour(fresh);
         if (Boolean.getBoolean("samples.update")) {
-            Samples.clearJournal(Samples.CLUSTER_HOUR);
-            Files.createDirectories(Samples.CLUSTER_HOUR);
-            Samples.copy(fresh, Samples.CLUSTER_HOUR);
+            SampleHistories.clearJournal(Samples.CLUSTER_HOUR);
+            SampleHistories.generateClusterHour(Samples.CLUSTER_HOUR);
             moments.forEach(m -> System.out.println(m.row()));
         }
         List<Envelope> want = Samples.records(Samples.CLUSTER_HOUR);

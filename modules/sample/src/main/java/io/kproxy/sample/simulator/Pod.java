@@ -1,4 +1,4 @@
-package io.kproxy.history.sample;
+package io.kproxy.sample.simulator;
 
 /**
  * A pod behind a sample Service, as its EndpointSlice endpoint shows it. Immutable.

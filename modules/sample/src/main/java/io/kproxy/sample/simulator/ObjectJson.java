@@ -1,4 +1,4 @@
-package io.kproxy.history.sample;
+package io.kproxy.sample.simulator;
 
 import io.kproxy.model.Json;
 import java.time.Instant;

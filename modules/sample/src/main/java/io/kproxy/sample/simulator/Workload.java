@@ -1,4 +1,4 @@
-package io.kproxy.history.sample;
+package io.kproxy.sample.simulator;
 
 import java.util.ArrayList;
 import java.util.List;

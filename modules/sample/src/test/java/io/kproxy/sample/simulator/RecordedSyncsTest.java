@@ -1,4 +1,4 @@
-package io.kproxy.history.sample;
+package io.kproxy.sample.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,6 @@ import io.kproxy.events.SyncFailed;
 import io.kproxy.history.History;
 import io.kproxy.history.Point;
 import io.kproxy.history.Rendering;
-import io.kproxy.history.Samples;
 import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.model.Json;

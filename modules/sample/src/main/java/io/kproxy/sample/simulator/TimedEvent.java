@@ -1,4 +1,4 @@
-package io.kproxy.history.sample;
+package io.kproxy.sample.simulator;
 
 import io.kproxy.events.ClusterEvent;
 import java.time.Instant;
