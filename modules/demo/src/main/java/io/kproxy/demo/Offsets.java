@@ -1,4 +1,4 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -1,4 +1,4 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
 import io.kproxy.engine.EngineClock;
 import java.time.Clock;

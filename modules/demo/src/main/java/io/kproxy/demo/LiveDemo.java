@@ -1,9 +1,5 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
-import io.kproxy.app.admin.AdminClient;
-import io.kproxy.app.admin.AdminRequest;
-import io.kproxy.app.admin.AdminResponse;
-import io.kproxy.app.admin.AdminServer;
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.engine.Engine;
@@ -43,6 +39,7 @@ final class LiveDemo {
 
     private final History history;
     private final DemoOptions options;
+    private final AdminSocket admin;
     private final Console out;
     private final Cleanup cleanup;
     private final long started = System.nanoTime();
@@ -54,16 +51,18 @@ final class LiveDemo {
     private SyncProber prober;
     private Offsets offsets;
 
-    private LiveDemo(History history, DemoOptions options, Console out, Cleanup cleanup) {
+    private LiveDemo(History history, DemoOptions options, AdminSocket admin, Console out, Cleanup cleanup) {
         this.history = history;
         this.options = options;
+        this.admin = admin;
         this.out = out;
         this.cleanup = cleanup;
     }
 
     /** Runs the demo on {@code net} (already built, owned by {@code cleanup}) in {@code work} (a private directory); the exit code. */
-    static int run(History history, DemoOptions options, Console out, Cleanup cleanup, DemoNet net, Path work) throws Failure {
-        LiveDemo d = new LiveDemo(history, options, out, cleanup);
+    static int run(History history, DemoOptions options, AdminSocket admin, Console out, Cleanup cleanup, DemoNet net, Path work)
+            throws Failure {
+        LiveDemo d = new LiveDemo(history, options, admin, out, cleanup);
         d.net = net;
         d.setUp(work);
         return d.replay();
@@ -93,7 +92,7 @@ final class LiveDemo {
                 Schedulers.newSingle("kproxy-snapshot", true), Recorder.thread("kproxy-recorder", 2))));
         socket = work.resolve("admin.sock");
         try {
-            cleanup.add(AdminServer.start(socket, engine.control(), Duration.ofSeconds(20)));
+            cleanup.add(admin.serve(socket, engine.control(), Duration.ofSeconds(20)));
         } catch (java.io.IOException e) {
             throw new Failure("cannot serve the admin socket " + socket + ": " + e.getMessage());
         }
@@ -175,8 +174,7 @@ final class LiveDemo {
         String reason = "demo: " + history.target().service() + " refused connections after " + Console.time(bad.at());
         out.line("");
         out.line("$ kproxy rollback --to " + to + " --reason '" + reason + "'");
-        AdminResponse pinned = admin(new AdminRequest.PinToTime(to, reason));
-        out.line("  " + pinned.message());
+        out.line("  " + ask(() -> admin.rollback(socket, to, reason)));
         List<DemoNet.Outcome> probes = probes(6);
         out.line("  connect " + prober.address() + " x" + probes.size() + " -> " + tally(probes));
         if (!probes.stream().allMatch(DemoNet.Outcome::ok)) {
@@ -184,12 +182,11 @@ final class LiveDemo {
         }
         out.line("  traffic flows again, while the journal keeps recording the live (broken) state.");
         out.line("$ kproxy status");
-        out.line(indent(admin(new AdminRequest.Status()).statusText()));
+        out.line(indent(ask(() -> admin.status(socket))));
         out.line("  /healthz: " + engine.health().healthz().body());
         out.line("");
         out.line("$ kproxy resume --reason 'demo: back to the live state'");
-        AdminResponse resumed = admin(new AdminRequest.Unpin("demo: back to the live state"));
-        out.line("  " + resumed.message());
+        out.line("  " + ask(() -> admin.resume(socket, "demo: back to the live state")));
         List<DemoNet.Outcome> after = probes(3);
         out.line("  connect " + prober.address() + " x" + after.size() + " -> " + tally(after)
                 + (after.stream().anyMatch(DemoNet.Outcome::ok) ? "" : "   (the live state still has the bad change)"));
@@ -225,14 +222,16 @@ final class LiveDemo {
         return 0;
     }
 
-    private AdminResponse admin(AdminRequest r) throws Failure {
+    /** One request to the admin socket, as an operator's command would send it. */
+    @FunctionalInterface
+    private interface Request {
+        String send() throws AdminSocket.Refused;
+    }
+
+    private static String ask(Request r) throws Failure {
         try {
-            AdminResponse a = new AdminClient(socket).send(r);
-            if (!a.outcome().equals("done")) {
-                throw new Failure("the agent answered " + a.outcome() + ": " + a.message());
-            }
-            return a;
-        } catch (AdminClient.Unreachable e) {
+            return r.send();
+        } catch (AdminSocket.Refused e) {
             throw new Failure(e.getMessage());
         }
     }

@@ -1,10 +1,7 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
-import io.kproxy.backend.Backend;
-import io.kproxy.backend.MemoryKernelPort;
-import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.events.Envelope;
-import io.kproxy.state.FoldedState;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,10 +9,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The demo without a kernel (not root, or no network namespaces): the history folded at once,
- * its timeline, and the rulesets the node had just before and just after the change that breaks
- * the probed Service, as the lines that differ: what a rollback would put back. Nothing is
- * programmed. Pure apart from printing.
+ * The demo without a kernel (not root, or no network namespaces): the history's timeline, and the
+ * rulesets the node had just before and just after the change that breaks the probed Service, as
+ * the lines that differ: what a rollback would put back. The rulesets are what {@code kproxy render
+ * --journal DIR --offset N} prints: the time-travel library ({@link io.kproxy.history.History})
+ * rebuilds each state from the recorded journal (nearest snapshot plus replay) and renders it with
+ * the history's backend. Nothing is programmed. Reads the journal; otherwise pure apart from
+ * printing.
  */
 final class RenderOnlyDemo {
 
@@ -25,7 +25,8 @@ final class RenderOnlyDemo {
     private RenderOnlyDemo() {
     }
 
-    static int run(History history, Console out) {
+    /** Shows {@code history}, read from the journal in {@code dir}. */
+    static int run(Path dir, History history, Console out) {
         List<Envelope> records = history.records();
         out.line("Timeline of " + records.size() + " records, " + Console.time(history.start()) + " to " + Console.time(history.end())
                 + " (offsets of the recorded journal; its engine's sync records are left out):");
@@ -43,16 +44,15 @@ final class RenderOnlyDemo {
         }
         History.Change b = bad.get().start();
         History.Change broken = bad.get().broken();
-        FoldedState before = history.stateAt(b.index() - 1);
-        FoldedState after = history.stateAt(broken.index());
-        MemoryKernelPort nowhere = new MemoryKernelPort();
-        BackendProvider provider = BackendProvider.forMode(history.mode()).orElseThrow(
-                () -> new IllegalStateException("the history's proxy mode " + history.mode() + " has no backend installed"));
+        // The engine's own records left out of the replay change no node state (a pin only chooses
+        // what the engine programs), so the state
+        // after the n-th replayed record is the recorded journal's state at its original offset.
+        Optional<String> mode = Optional.of(history.mode());
         String was;
         String is;
-        try (Backend backend = provider.create(nowhere, nowhere)) {
-            was = backend.render(before.node()).rulesetText();
-            is = backend.render(after.node()).rulesetText();
+        try (io.kproxy.history.History recorded = io.kproxy.history.History.open(dir)) {
+            was = recorded.render(recorded.atOffset(history.originalOffset(b.index() - 1)), mode).text();
+            is = recorded.render(recorded.atOffset(history.originalOffset(broken.index())), mode).text();
         }
         out.line("The bad change, #" + history.originalOffset(b.index()) + " at " + Console.time(b.at()) + ": " + b.summary());
         if (broken.index() != b.index()) {

@@ -1,4 +1,4 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,10 +19,12 @@ public final class Demo {
     }
 
     /**
+     * @param admin    the agent's admin socket, which the live demo rolls back and resumes through
+     *                 (unused when it only renders)
      * @param terminal standard error is a terminal (draw a progress bar)
      * @param log      where the engine's log goes (kept, and named, when the demo fails)
      */
-    public static int run(DemoOptions options, PrintWriter out, PrintWriter err, boolean terminal, Path log) {
+    public static int run(DemoOptions options, AdminSocket admin, PrintWriter out, PrintWriter err, boolean terminal, Path log) {
         Console console = new Console(out, err, terminal);
         History history;
         try {
@@ -61,10 +63,10 @@ public final class Demo {
                         + "(sudo ./kproxy demo) to see real traffic fail, the rollback fix it, and the resume break it again.");
                 console.line("");
                 deleteQuietly(log); // no engine runs: nothing to log
-                return RenderOnlyDemo.run(history, console);
+                return RenderOnlyDemo.run(options.history(), history, console);
             }
             Path work = cleanup.directory(Files.createTempDirectory("kproxy-demo-"));
-            int exit = LiveDemo.run(history, options, console, cleanup, net, work);
+            int exit = LiveDemo.run(history, options, admin, console, cleanup, net, work);
             cleanup.close();
             deleteQuietly(log);
             return exit;

@@ -1,4 +1,4 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.DataplanePinned;
@@ -237,15 +237,6 @@ final class History {
     /** The index of the record after which the state has synced (the first sync can run), -1 if never. */
     int syncedIndex() {
         return syncedIndex;
-    }
-
-    /** The fold of the records up to and including {@code index}. */
-    FoldedState stateAt(int index) {
-        FoldedState s = FoldedState.initial();
-        for (int i = 0; i <= index && i < records.size(); i++) {
-            s = s.apply(records.get(i)).state();
-        }
-        return s;
     }
 
     /** The node name of the history's configuration. */

@@ -1,4 +1,4 @@
-package io.kproxy.app.demo;
+package io.kproxy.demo;
 
 import java.io.PrintWriter;
 import java.time.Instant;
