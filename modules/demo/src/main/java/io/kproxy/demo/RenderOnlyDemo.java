@@ -45,8 +45,8 @@ final class RenderOnlyDemo {
         History.Change b = bad.get().start();
         History.Change broken = bad.get().broken();
         // The engine's own records left out of the replay change no node state (a pin only chooses
-        // what the engine programs), so the state
-        // after the n-th replayed record is the recorded journal's state at its original offset.
+        // what the engine programs), so the state after the n-th replayed record is the recorded
+        // journal's state at that record's original offset.
         Optional<String> mode = Optional.of(history.mode());
         String was;
         String is;
