@@ -4,7 +4,8 @@
  * {@code io.kproxy.admin} wired to them), {@code kproxy render}, the ruleset for objects in files
  * or at a time of a journal, the time-travel commands over a journal ({@code diff}, {@code audit},
  * {@code journal inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy
- * rollback}/{@code resume}/{@code status}, the admin socket's commands, and {@code kproxy demo}.
+ * rollback}/{@code resume}/{@code status}, the admin socket's commands, and the tools {@code kproxy demo}
+ * ({@code io.kproxy.demo}) and {@code kproxy samples} ({@code io.kproxy.sample}).
  * Backends are found at run time through {@link io.kproxy.backend.spi.BackendProvider}; none is
  * compiled against.
  */
@@ -14,12 +15,13 @@ module io.kproxy.app {
     requires io.kproxy.healthcheck;
     requires io.kproxy.listen;
     requires io.kproxy.history;
+    // Tools the CLI wires: kproxy demo and kproxy samples generate.
+    requires io.kproxy.demo;
+    requires io.kproxy.sample;
     requires io.kproxy.source.kube;
     requires io.kproxy.journal;
     requires io.kproxy.config;
     requires io.kproxy.backend;
-    // The demo enters its network namespaces with setns(2) to run pods and a client there.
-    requires io.kproxy.netlink;
     requires info.picocli;
     requires org.slf4j;
     requires ch.qos.logback.classic;

@@ -4,9 +4,8 @@
  * nearest snapshot plus replay, rendered by the backend of the recorded mode through an in-memory
  * kernel port), annotated with the records each service's rules came from; the ruleset diff between
  * two times grouped by service with the records that caused each change; a service's audit timeline
- * with when each change reached the kernel; journal inspection and verification reports; and the
- * generator of the recorded sample histories under {@code events/samples/}, which runs the real
- * engine on virtual time. Backends are found with {@link java.util.ServiceLoader} at run time.
+ * with when each change reached the kernel; journal inspection and verification reports. Backends
+ * are found with {@link java.util.ServiceLoader} at run time.
  */
 module io.kproxy.history {
     requires transitive io.kproxy.journal;
@@ -15,7 +14,6 @@ module io.kproxy.history {
     requires io.kproxy.replay;
     // only the sample generator (io.kproxy.history.sample) needs the engine: it runs the real one on virtual time
     requires io.kproxy.engine;
-    requires io.kproxy.config;
     requires org.slf4j;
 
     exports io.kproxy.history;

@@ -1,7 +1,7 @@
 package io.kproxy.app;
 
-import io.kproxy.app.demo.Demo;
-import io.kproxy.app.demo.DemoOptions;
+import io.kproxy.demo.Demo;
+import io.kproxy.demo.DemoOptions;
 import io.kproxy.model.ServiceRef;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -89,7 +89,7 @@ final class DemoCommand implements Callable<Integer> {
             return 1;
         }
         Logging.toFile(log);
-        return Demo.run(options, out, err, System.console() != null && System.console().isTerminal(), log);
+        return Demo.run(options, new DemoAdminSocket(), out, err, System.console() != null && System.console().isTerminal(), log);
     }
 
     /** {@value #SAMPLE} above the working directory, or above where this code was loaded from. */

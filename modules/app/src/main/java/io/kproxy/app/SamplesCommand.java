@@ -1,14 +1,11 @@
 package io.kproxy.app;
 
-import io.kproxy.history.SampleHistories;
+import io.kproxy.sample.SampleHistories;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,7 +41,7 @@ final class SamplesCommand implements Callable<Integer> {
             return HistoryExits.USAGE;
         }
         if (force) {
-            clearJournal(out);
+            SampleHistories.clearJournal(out);
         }
         try {
             List<SampleHistories.Moment> moments = SampleHistories.generateClusterHour(out);
@@ -56,21 +53,6 @@ final class SamplesCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             err.println("kproxy samples: " + e.getMessage() + (force ? "" : " (--force replaces the journal files in it)"));
             return HistoryExits.USAGE;
-        }
-    }
-
-    private static void clearJournal(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                String n = p.getFileName().toString();
-                if (n.endsWith(".seg") || n.endsWith(".idx") || n.endsWith(".snap") || n.equals("journal.lock") || n.endsWith(".torn")
-                        || (n.equals("snapshots") || n.equals("quarantine")) && Files.isDirectory(p)) {
-                    Files.delete(p);
-                }
-            }
         }
     }
 }

@@ -2,7 +2,12 @@ package io.kproxy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.events.Envelope;
+import io.kproxy.journal.JournalOptions;
+import io.kproxy.journal.LocalJournal;
+import io.kproxy.testkit.DemoHistories;
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.SettableClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,6 +90,18 @@ class DemoIT {
         assertThat(namespaces).as("the demo's namespaces are gone").doesNotContain(ns.group(1));
     }
 
+    /** Appends {@link DemoHistories#records()} at their times into a new journal in {@code journal}. */
+    private static Path write(Path journal) {
+        SettableClock clock = new SettableClock(DemoHistories.START);
+        try (LocalJournal j = LocalJournal.open(JournalOptions.defaults(journal).withClock(clock))) {
+            for (Envelope e : DemoHistories.records()) {
+                clock.set(e.recordedAt());
+                j.append(e.source(), e.event()).join();
+            }
+        }
+        return journal;
+    }
+
     private static String list() {
         try {
             Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
@@ -101,7 +118,7 @@ class DemoIT {
 
     @Test
     void aSmallHistoryBreaksRollsBackAndResumes() throws Exception {
-        Path history = DemoHistories.write(dir.resolve("history"));
+        Path history = write(dir.resolve("history"));
         Run r = demo("--history", history.toString(), "--replay-seconds", "12");
         assertRolledBackAndCleanedUp(r, "shop/checkout");
         assertThat(r.out()).contains("The change that broke it: #").contains("10.244.1.11:8081, 10.244.1.13:8081")

@@ -26,9 +26,11 @@ import java.time.format.DateTimeFormatter;
  * How records are named in every report: the event type, the object a record is about, its
  * resourceVersion, times to the millisecond in UTC. One place, so that {@code render --explain},
  * {@code diff} and {@code audit} say the same thing the same way. Every free-text value of a
- * record is printed through {@link Printed}. Pure.
+ * record is printed through {@link Printed}. Public so that tools which document a journal (the
+ * sample generator's table of moments, events/samples/README.md) name records as the reports do.
+ * Pure and thread-safe; arguments must not be null; never returns null.
  */
-final class Describe {
+public final class Describe {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -36,17 +38,17 @@ final class Describe {
     }
 
     /** {@code 2026-11-22T03:12:04.500Z}: always milliseconds, always UTC, so that columns line up. */
-    static String time(Instant t) {
+    public static String time(Instant t) {
         return TIME.format(t);
     }
 
     /** The event type as the events/ pages name it ({@code EndpointSliceObserved}). */
-    static String type(ClusterEvent e) {
+    public static String type(ClusterEvent e) {
         return e.getClass().getSimpleName();
     }
 
     /** The object a record is about: {@code ns/name} of a Service or slice, {@code node/<name>}, {@code servicecidr/<name>} with its ranges, a barrier's kind. */
-    static String object(ClusterEvent event) {
+    public static String object(ClusterEvent event) {
         return switch (event) {
             case ServiceObserved e -> e.service().toString();
             case ServiceDeleted e -> e.service() + (e.finalStateUnknown() ? " (final state unknown)" : "");
