@@ -1,8 +1,9 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.kproxy.config.ConfigException;
 import io.kproxy.model.Json;
 import java.io.IOException;
 import java.util.ArrayList;

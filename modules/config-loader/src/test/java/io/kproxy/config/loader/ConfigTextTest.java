@@ -1,8 +1,9 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.ConfigException;
 import io.kproxy.model.Json;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 /**
  * How much input kproxy reads, per kind of input file; documented in {@code docs/operations.md}
@@ -22,7 +22,7 @@ public record TextLimits(int maxFileBytes, int maxScalarChars, int maxDepth, int
 
     /**
      * A {@code KubeProxyConfiguration} ({@code --config}): a few KB in practice; 1 MiB, strings of
-     * at most 64 KiB (the field rules of {@link Validator} are far stricter), 32 levels (the type is 4 deep).
+     * at most 64 KiB (the field rules of {@link io.kproxy.config.Validator} are far stricter), 32 levels (the type is 4 deep).
      */
     public static final TextLimits CONFIG = new TextLimits(1 << 20, 64 << 10, 32, 1000);
 

@@ -1,7 +1,10 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.ConfigVersion;
+import io.kproxy.config.ProxyConfig;
 import io.kproxy.model.Json;
 import java.util.List;
 import java.util.Random;
@@ -27,10 +30,10 @@ class VersionConversionPropertyTest {
             String text = ConfigText.toYaml(doc);
             String why = "seed=" + seed + " case=" + i + "\n" + text;
             ProxyConfig c = ConfigLoader.load(text);
-            Json.Obj v2 = ConfigLoader.toTree(c, ConfigVersion.V1ALPHA2);
-            assertThat(ConfigLoader.fromTree(v2)).as(why).isEqualTo(c);
+            Json.Obj v2 = ConfigTrees.toTree(c, ConfigVersion.V1ALPHA2);
+            assertThat(ConfigTrees.fromTree(v2)).as(why).isEqualTo(c);
             assertThat(ConfigLoader.load(ConfigText.toYaml(v2))).as(why).isEqualTo(c);
-            assertThat(ConfigLoader.load(ConfigText.toYaml(ConfigLoader.toTree(c)))).as(why).isEqualTo(c);
+            assertThat(ConfigLoader.load(ConfigText.toYaml(ConfigTrees.toTree(c)))).as(why).isEqualTo(c);
         }
     }
 
@@ -41,19 +44,19 @@ class VersionConversionPropertyTest {
         for (int i = 0; i < CASES; i++) {
             ProxyConfig from2 = ConfigLoader.load(ConfigText.toYaml(randomV1alpha2(rnd)));
             // A v1alpha1 document with the fields v1alpha2 lacks set too: the other modes' sections, portRange.
-            Json.Obj v1 = ConfigLoader.toTree(from2);
+            Json.Obj v1 = ConfigTrees.toTree(from2);
             for (String mode : MODES) {
                 if (!mode.equals(from2.mode().apiName())) {
-                    v1 = Trees.set(v1, mode + ".syncPeriod", Json.of((1 + rnd.nextInt(600)) + "s"));
-                    v1 = Trees.set(v1, mode + ".minSyncPeriod", Json.of((1 + rnd.nextInt(3)) + "s"));
+                    v1 = v1.with(mode, v1.object(mode).with("syncPeriod", Json.of((1 + rnd.nextInt(600)) + "s"))
+                            .with("minSyncPeriod", Json.of((1 + rnd.nextInt(3)) + "s")));
                 }
             }
-            v1 = Trees.set(v1, "portRange", Json.of(rnd.nextBoolean() ? "" : "30000-30100"));
+            v1 = v1.with("portRange", Json.of(rnd.nextBoolean() ? "" : "30000-30100"));
             String text = ConfigText.toYaml(v1);
             String why = "seed=" + seed + " case=" + i + "\n" + text;
             ProxyConfig c = ConfigLoader.load(text);
-            ProxyConfig back = ConfigLoader.load(ConfigText.toYaml(ConfigLoader.toTree(c, ConfigVersion.V1ALPHA2)));
-            assertThat(ConfigLoader.toTree(back, ConfigVersion.V1ALPHA2)).as(why).isEqualTo(ConfigLoader.toTree(c, ConfigVersion.V1ALPHA2));
+            ProxyConfig back = ConfigLoader.load(ConfigText.toYaml(ConfigTrees.toTree(c, ConfigVersion.V1ALPHA2)));
+            assertThat(ConfigTrees.toTree(back, ConfigVersion.V1ALPHA2)).as(why).isEqualTo(ConfigTrees.toTree(c, ConfigVersion.V1ALPHA2));
             assertThat(List.of(back.syncPeriod(), back.minSyncPeriod())).as(why).isEqualTo(List.of(c.syncPeriod(), c.minSyncPeriod()));
             assertThat(back.masqueradeBit()).as(why).isEqualTo(c.masqueradeBit());
             assertThat(back.masqueradeAll()).as(why).isEqualTo(c.masqueradeAll());

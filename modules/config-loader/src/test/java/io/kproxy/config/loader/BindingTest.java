@@ -1,8 +1,12 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.FieldError;
+import io.kproxy.config.ProxyConfig;
 import io.kproxy.model.Json;
 import java.time.Duration;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -185,9 +189,9 @@ class BindingTest {
 
     @Test
     void fromTreeIsStrictButDoesNotDefault() {
-        Json.Obj tree = ConfigLoader.toTree(ConfigLoader.defaults());
-        assertThat(ConfigLoader.fromTree(tree.with("iptables", tree.object("iptables").with("minSyncPeriod", Json.of("0s"))))
+        Json.Obj tree = ConfigTrees.toTree(ConfigTrees.defaults());
+        assertThat(ConfigTrees.fromTree(tree.with("iptables", tree.object("iptables").with("minSyncPeriod", Json.of("0s"))))
                 .iptables().minSyncPeriod()).isZero();
-        assertThatThrownBy(() -> ConfigLoader.fromTree(tree.with("extra", Json.of(1)))).hasMessageContaining("extra: unknown field");
+        assertThatThrownBy(() -> ConfigTrees.fromTree(tree.with("extra", Json.of(1)))).hasMessageContaining("extra: unknown field");
     }
 }

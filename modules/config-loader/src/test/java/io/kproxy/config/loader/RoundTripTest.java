@@ -1,7 +1,20 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.config.ClientConnectionConfig;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.ConntrackConfig;
+import io.kproxy.config.DetectLocalConfig;
+import io.kproxy.config.IptablesConfig;
+import io.kproxy.config.IpvsConfig;
+import io.kproxy.config.KproxyConfig;
+import io.kproxy.config.LocalMode;
+import io.kproxy.config.LoggingConfig;
+import io.kproxy.config.NftablesConfig;
+import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.ProxyMode;
+import io.kproxy.config.WinkernelConfig;
 import io.kproxy.model.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,8 +43,8 @@ class RoundTripTest {
     @MethodSource("upstreamFiles")
     void upstreamFilesRoundTrip(String name) {
         ProxyConfig c = UpstreamExamplesTest.load(name);
-        Json.Obj tree = ConfigLoader.toTree(c);
-        assertThat(ConfigLoader.fromTree(tree)).isEqualTo(c);
+        Json.Obj tree = ConfigTrees.toTree(c);
+        assertThat(ConfigTrees.fromTree(tree)).isEqualTo(c);
         // The effective configuration, written out as a file, loads to the same configuration.
         assertThat(ConfigLoader.load(ConfigText.toYaml(tree))).isEqualTo(c);
         assertThat(ConfigLoader.load(ConfigText.toJson(tree))).isEqualTo(c);
@@ -39,9 +52,9 @@ class RoundTripTest {
 
     @Test
     void defaultsRoundTripAndTreeUsesUpstreamNames() {
-        ProxyConfig d = ConfigLoader.defaults();
-        Json.Obj tree = ConfigLoader.toTree(d);
-        assertThat(ConfigLoader.fromTree(tree)).isEqualTo(d);
+        ProxyConfig d = ConfigTrees.defaults();
+        Json.Obj tree = ConfigTrees.toTree(d);
+        assertThat(ConfigTrees.fromTree(tree)).isEqualTo(d);
         assertThat(tree.fields().keySet()).startsWith("apiVersion", "kind", "featureGates", "clientConnection", "logging")
                 .contains("iptables", "ipvs", "nftables", "winkernel", "detectLocalMode", "conntrack", "kproxy");
         assertThat(tree.object("iptables").fields()).containsEntry("syncPeriod", Json.of("30s"));
@@ -54,10 +67,10 @@ class RoundTripTest {
         Random r = new Random(seed);
         for (int i = 0; i < 200; i++) {
             ProxyConfig c = random(r);
-            Json.Obj tree = ConfigLoader.toTree(c);
-            assertThat(ConfigLoader.fromTree(tree)).as("seed %d, iteration %d", seed, i).isEqualTo(c);
+            Json.Obj tree = ConfigTrees.toTree(c);
+            assertThat(ConfigTrees.fromTree(tree)).as("seed %d, iteration %d", seed, i).isEqualTo(c);
             Json reread = ConfigText.parse(i % 2 == 0 ? ConfigText.toYaml(tree) : ConfigText.toJson(tree));
-            assertThat(ConfigLoader.fromTree((Json.Obj) reread)).as("seed %d, iteration %d", seed, i).isEqualTo(c);
+            assertThat(ConfigTrees.fromTree((Json.Obj) reread)).as("seed %d, iteration %d", seed, i).isEqualTo(c);
         }
     }
 

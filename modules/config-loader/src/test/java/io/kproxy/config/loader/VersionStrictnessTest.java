@@ -1,8 +1,14 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.ConfigVersion;
+import io.kproxy.config.FieldError;
+import io.kproxy.config.ProxyConfig;
+import io.kproxy.model.Json;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -123,8 +129,8 @@ class VersionStrictnessTest {
     @Test
     void v1alpha2CannotDisableAServerSoWritingSuchAConfigIsRefused() {
         // As --metrics-bind-address "" leaves it (a file's empty value is defaulted).
-        ProxyConfig noMetrics = Trees.defaultsWith("metricsBindAddress", "");
-        assertThatThrownBy(() -> ConfigLoader.toTree(noMetrics, ConfigVersion.V1ALPHA2)).isInstanceOf(ConfigException.class)
+        ProxyConfig noMetrics = ConfigTrees.fromTree(ConfigTrees.toTree(ConfigTrees.defaults()).with("metricsBindAddress", Json.of("")));
+        assertThatThrownBy(() -> ConfigTrees.toTree(noMetrics, ConfigVersion.V1ALPHA2)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("metricsBindAddress").hasMessageContaining("cannot express");
     }
 }

@@ -1,7 +1,15 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.config.ClientConnectionConfig;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.ConfigVersion;
+import io.kproxy.config.ConntrackConfig;
+import io.kproxy.config.DetectLocalConfig;
+import io.kproxy.config.LocalMode;
+import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.ProxyMode;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.Json;
 import java.io.IOException;
@@ -43,8 +51,8 @@ class V1alpha2LoadTest {
         // server_linux.go platformApplyDefaults, as in v1alpha1.
         assertThat(c.mode()).isEqualTo(ProxyMode.IPTABLES);
         assertThat(c.detectLocalMode()).isEqualTo(LocalMode.CLUSTER_CIDR);
-        assertGolden("v1alpha2-empty-config.v1alpha2.yaml", ConfigLoader.toTree(c, ConfigVersion.V1ALPHA2));
-        assertGolden("v1alpha2-empty-config.v1alpha1.yaml", ConfigLoader.toTree(c));
+        assertGolden("v1alpha2-empty-config.v1alpha2.yaml", ConfigTrees.toTree(c, ConfigVersion.V1ALPHA2));
+        assertGolden("v1alpha2-empty-config.v1alpha1.yaml", ConfigTrees.toTree(c));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import java.io.StringReader;
 import java.util.Arrays;

@@ -1,7 +1,8 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.ConfigException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

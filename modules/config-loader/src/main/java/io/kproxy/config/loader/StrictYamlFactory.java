@@ -1,4 +1,4 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonToken;

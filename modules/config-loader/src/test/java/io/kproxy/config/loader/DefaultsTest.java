@@ -1,7 +1,21 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.config.ClientConnectionConfig;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.ConntrackConfig;
+import io.kproxy.config.Defaults;
+import io.kproxy.config.DetectLocalConfig;
+import io.kproxy.config.IptablesConfig;
+import io.kproxy.config.IpvsConfig;
+import io.kproxy.config.KproxyConfig;
+import io.kproxy.config.LocalMode;
+import io.kproxy.config.LoggingConfig;
+import io.kproxy.config.NftablesConfig;
+import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.ProxyMode;
+import io.kproxy.config.WinkernelConfig;
 import io.kproxy.model.Json;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +31,7 @@ class DefaultsTest {
 
     @Test
     void emptyConfigGetsUpstreamDefaults() {
-        ProxyConfig c = ConfigLoader.defaults();
+        ProxyConfig c = ConfigTrees.defaults();
         assertThat(c.featureGates()).isEmpty();
         assertThat(c.bindAddress()).isEqualTo("0.0.0.0");
         assertThat(c.healthzBindAddress()).isEqualTo("0.0.0.0:10256");
@@ -74,7 +88,7 @@ class DefaultsTest {
         ProxyConfig c = ConfigLoader.load(HEADER + "iptables:\n  minSyncPeriod: 0s\n  syncPeriod: \"0\"\nipvs:\n  syncPeriod: 0h\n"
                 + "configSyncPeriod: 0s\nclientConnection:\n  qps: 0\n  burst: 0\n  contentType: \"\"\nbindAddress: \"\"\n"
                 + "healthzBindAddress: \"\"\nmetricsBindAddress: \"\"\nmode: \"\"\ndetectLocalMode: \"\"\n");
-        assertThat(c).isEqualTo(ConfigLoader.defaults());
+        assertThat(c).isEqualTo(ConfigTrees.defaults());
     }
 
     @Test
@@ -82,7 +96,7 @@ class DefaultsTest {
         ProxyConfig c = ConfigLoader.load(HEADER + "iptables:\n  masqueradeBit: null\n  localhostNodePorts: null\noomScoreAdj: null\n"
                 + "conntrack:\n  maxPerCore: null\n  min: null\n  tcpCloseWaitTimeout: null\n  tcpEstablishedTimeout: null\n"
                 + "featureGates: null\nnodePortAddresses: null\nlogging: null\nkproxy: null\nnftables: null\n");
-        assertThat(c).isEqualTo(ConfigLoader.defaults());
+        assertThat(c).isEqualTo(ConfigTrees.defaults());
     }
 
     @ParameterizedTest(name = "bindAddress {0}")

@@ -1,8 +1,12 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.Availability;
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.KproxyConfig;
+import io.kproxy.config.ProxyMode;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

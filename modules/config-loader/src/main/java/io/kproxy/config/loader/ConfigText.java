@@ -1,4 +1,4 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -9,6 +9,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.FieldError;
+import io.kproxy.config.JsonText;
 import io.kproxy.model.Json;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -144,9 +147,9 @@ public final class ConfigText {
         }
     }
 
-    /** Compact JSON text of {@code json}. */
+    /** Compact JSON text of {@code json} ({@link JsonText}, which writes what Jackson's generator would). */
     public static String toJson(Json json) {
-        return write(JSON, json);
+        return JsonText.write(json);
     }
 
     /** Block-style YAML text of {@code json} (no document marker); strings that would read back as numbers, booleans or null are quoted. */

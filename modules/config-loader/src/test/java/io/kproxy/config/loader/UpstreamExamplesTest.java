@@ -1,8 +1,23 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kproxy.config.ClientConnectionConfig;
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.ConntrackConfig;
+import io.kproxy.config.Defaults;
+import io.kproxy.config.DetectLocalConfig;
+import io.kproxy.config.FieldError;
+import io.kproxy.config.IptablesConfig;
+import io.kproxy.config.IpvsConfig;
+import io.kproxy.config.KproxyConfig;
+import io.kproxy.config.LocalMode;
+import io.kproxy.config.LoggingConfig;
+import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.ProxyMode;
+import io.kproxy.config.WinkernelConfig;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.Json;
 import java.io.IOException;
@@ -89,25 +104,26 @@ class UpstreamExamplesTest {
     @Test
     void kubeadmConfigMapGetsKubeProxysDefaults() {
         ProxyConfig c = load("kubeadm-kube-proxy-configmap.yaml");
-        ProxyConfig d = ConfigLoader.defaults();
+        ProxyConfig d = ConfigTrees.defaults();
         assertThat(c.clientConnection()).isEqualTo(new ClientConnectionConfig("/var/lib/kube-proxy/kubeconfig.conf", "",
                 "application/vnd.kubernetes.protobuf", 5f, 10));
         assertThat(c.clusterCIDR()).isEqualTo("10.244.0.0/16");
-        Json.Obj expected = Trees.set(Trees.set(ConfigLoader.toTree(d), "clusterCIDR", Json.of("10.244.0.0/16")),
-                "clientConnection.kubeconfig", Json.of("/var/lib/kube-proxy/kubeconfig.conf"));
-        assertThat(ConfigLoader.toTree(c)).isEqualTo(expected);
+        Json.Obj defaults = ConfigTrees.toTree(d);
+        Json.Obj expected = defaults.with("clusterCIDR", Json.of("10.244.0.0/16")).with("clientConnection",
+                defaults.object("clientConnection").with("kubeconfig", Json.of("/var/lib/kube-proxy/kubeconfig.conf")));
+        assertThat(ConfigTrees.toTree(c)).isEqualTo(expected);
     }
 
     @Test
     void upstreamDefaultedGoldenFilesLoadToTheDefaults() {
-        assertThat(load("scheme-after-v1alpha1.yaml")).isEqualTo(ConfigLoader.defaults());
-        assertThat(load("scheme-roundtrip-default-v1alpha1.yaml")).isEqualTo(ConfigLoader.defaults());
+        assertThat(load("scheme-after-v1alpha1.yaml")).isEqualTo(ConfigTrees.defaults());
+        assertThat(load("scheme-roundtrip-default-v1alpha1.yaml")).isEqualTo(ConfigTrees.defaults());
     }
 
     @Test
     void optionsCompleteLoggingBindsAsUpstreamDecodesIt() throws IOException {
         Json doc = ConfigText.parse(Files.readString(DIR.resolve("options-test-complete-logging.yaml")));
-        ProxyConfig bound = Binder.bind(Defaults.apply((Json.Obj) doc));
+        ProxyConfig bound = ConfigTrees.fromTree(Defaults.apply((Json.Obj) doc));
         assertThat(bound.logging()).isEqualTo(new LoggingConfig("json", Duration.ofSeconds(1), 10,
                 List.of(new LoggingConfig.VModuleItem("foo.go", 6), new LoggingConfig.VModuleItem("bar.go", 8)),
                 new LoggingConfig.FormatOptions(new LoggingConfig.OutputRouting(false, "0"), new LoggingConfig.OutputRouting(false, "0"))));
@@ -161,7 +177,7 @@ class UpstreamExamplesTest {
     @Test
     void jsonFilesLoadToo(@TempDir Path tmp) throws IOException {
         Path json = tmp.resolve("config.json");
-        Files.writeString(json, ConfigText.toJson(ConfigLoader.toTree(load("reference-all-fields.yaml"))));
+        Files.writeString(json, ConfigText.toJson(ConfigTrees.toTree(load("reference-all-fields.yaml"))));
         assertThat(ConfigLoader.load(json)).isEqualTo(load("reference-all-fields.yaml"));
     }
 }

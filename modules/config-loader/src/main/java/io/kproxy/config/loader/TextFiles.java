@@ -1,5 +1,7 @@
-package io.kproxy.config;
+package io.kproxy.config.loader;
 
+import io.kproxy.config.ConfigException;
+import io.kproxy.config.FieldError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
