@@ -12,7 +12,7 @@ module io.kproxy.app {
     requires io.kproxy.history;
     requires io.kproxy.source.kube;
     requires io.kproxy.journal;
-    requires io.kproxy.config;
+    requires io.kproxy.config.loader;
     requires io.kproxy.backend;
     // The demo enters its network namespaces with setns(2) to run pods and a client there.
     requires io.kproxy.netlink;

@@ -13,7 +13,7 @@ module io.kproxy.history {
     requires transitive io.kproxy.state;
     requires io.kproxy.backend;
     requires io.kproxy.engine;
-    requires io.kproxy.config;
+    requires io.kproxy.config.loader;
     requires org.slf4j;
 
     exports io.kproxy.history;

@@ -3,9 +3,9 @@ package io.kproxy.app;
 import io.kproxy.app.listen.HttpListener;
 import io.kproxy.app.listen.Limits;
 import io.kproxy.app.listen.Slots;
-import io.kproxy.config.ConfigLoader;
-import io.kproxy.config.ConfigText;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigText;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.ProxyHealth;
 import io.kproxy.model.Json;
@@ -131,7 +131,7 @@ final class StatusServers implements AutoCloseable {
 
     /** Installs the handlers and starts serving. */
     void start(Engine engine, ProxyConfig config) {
-        String configz = ConfigText.toJson(Json.obj("kubeproxy.config.k8s.io", ConfigLoader.toTree(config)));
+        String configz = ConfigText.toJson(Json.obj("kubeproxy.config.k8s.io", ConfigTrees.toTree(config)));
         health.ifPresent(s -> {
             Map<String, HttpListener.Handler> routes = Map.of(
                     "/healthz", path -> response(engine.health().healthz()),
