@@ -170,7 +170,8 @@ public final class ConfigText {
         return doc instanceof Json.Str(String v) && v.isEmpty() ? Json.Null.INSTANCE : doc;
     }
 
-    private static String write(JsonFactory factory, Json json) {
+    /** {@code json} written by {@code factory}'s generator (package-private: {@code JsonTextTest} compares {@link JsonText} with it). */
+    static String write(JsonFactory factory, Json json) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = factory.createGenerator(out)) {
             write(g, json);

@@ -3,11 +3,8 @@ package io.kproxy.config.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.kproxy.config.JsonText;
 import io.kproxy.model.Json;
-import java.io.IOException;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +22,7 @@ class JsonTextTest {
     private static final JsonFactory JACKSON = new JsonFactory();
 
     @Test
-    void writesWhatJacksonsGeneratorWrites() throws IOException {
+    void writesWhatJacksonsGeneratorWrites() {
         long seed = new Random().nextLong();
         Random rnd = new Random(seed);
         for (int i = 0; i < 2_000; i++) {
@@ -35,7 +32,7 @@ class JsonTextTest {
     }
 
     @Test
-    void everyCharacterBelowTheFirstSurrogateIsWrittenAsJacksonWritesIt() throws IOException {
+    void everyCharacterBelowTheFirstSurrogateIsWrittenAsJacksonWritesIt() {
         StringBuilder all = new StringBuilder();
         for (char c = 0; c < 0xD800; c++) {
             all.append(c);
@@ -45,37 +42,8 @@ class JsonTextTest {
         assertThat(JsonText.write(Json.obj("a\u0001\"", Json.of("\\\b\f\u007f\u2028")))).isEqualTo("{\"a\\u0001\\\"\":\"\\\\\\b\\f\u007f\u2028\"}");
     }
 
-    private static String jackson(Json json) throws IOException {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = JACKSON.createGenerator(out)) {
-            write(g, json);
-        }
-        return out.toString();
-    }
-
-    private static void write(JsonGenerator g, Json json) throws IOException {
-        switch (json) {
-            case Json.Obj(Map<String, Json> fields) -> {
-                g.writeStartObject();
-                for (Map.Entry<String, Json> e : fields.entrySet()) {
-                    g.writeFieldName(e.getKey());
-                    write(g, e.getValue());
-                }
-                g.writeEndObject();
-            }
-            case Json.Arr(List<Json> items) -> {
-                g.writeStartArray();
-                for (Json item : items) {
-                    write(g, item);
-                }
-                g.writeEndArray();
-            }
-            case Json.Str(String s) -> g.writeString(s);
-            case Json.Int(long v) -> g.writeNumber(v);
-            case Json.Dec(double v) -> g.writeNumber(v);
-            case Json.Bool(boolean b) -> g.writeBoolean(b);
-            case Json.Null n -> g.writeNull();
-        }
+    private static String jackson(Json json) {
+        return ConfigText.write(JACKSON, json);
     }
 
     private static Json tree(Random rnd, int depth) {
