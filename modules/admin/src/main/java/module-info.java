@@ -13,6 +13,8 @@ module io.kproxy.admin {
     requires transitive io.kproxy.listen;
     // SO_PEERCRED: AdminAccess decides on the peer's UnixDomainPrincipal.
     requires transitive jdk.net;
+    // the protocol's lines are JSON, read and written by the config loader's text layer
+    requires io.kproxy.config.loader;
     requires org.slf4j;
 
     exports io.kproxy.admin;

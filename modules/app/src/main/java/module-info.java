@@ -20,7 +20,7 @@ module io.kproxy.app {
     requires io.kproxy.sample;
     requires io.kproxy.source.kube;
     requires io.kproxy.journal;
-    requires io.kproxy.config;
+    requires io.kproxy.config.loader;
     requires io.kproxy.backend;
     requires info.picocli;
     requires org.slf4j;

@@ -3,13 +3,14 @@
  * (events/samples/) is replayed through the real engine: as root into private network namespaces
  * with real connections, a bad change breaking a Service, a rollback through the admin socket
  * fixing it and a resume bringing the live state back; otherwise render-only, with the rulesets
- * rebuilt by the time-travel library. The application wires it ({@link io.kproxy.demo.Demo}) and
- * supplies the admin socket ({@link io.kproxy.demo.AdminSocket}). Backends are found with
+ * rebuilt by the time-travel library. The application wires it ({@link io.kproxy.demo.Demo}) with
+ * the real admin protocol ({@link io.kproxy.demo.ProtocolAdminSocket}). Backends are found with
  * {@link java.util.ServiceLoader} at run time.
  */
 module io.kproxy.demo {
     requires transitive io.kproxy.engine;
     requires io.kproxy.history;
+    requires io.kproxy.admin;
     // The live demo runs its pods and client inside network namespaces (setns(2)).
     requires io.kproxy.netlink;
     requires reactor.core;

@@ -12,8 +12,7 @@ module io.kproxy.history {
     requires transitive io.kproxy.state;
     requires io.kproxy.backend;
     requires io.kproxy.replay;
-    // only the sample generator (io.kproxy.history.sample) needs the engine: it runs the real one on virtual time
-    requires io.kproxy.engine;
+    requires io.kproxy.config;
     requires org.slf4j;
 
     exports io.kproxy.history;

@@ -9,6 +9,7 @@
 module io.kproxy.sample {
     requires io.kproxy.engine;
     requires io.kproxy.history;
+    requires io.kproxy.config.loader;
     requires reactor.core;
 
     exports io.kproxy.sample;

@@ -5,7 +5,7 @@
  */
 module io.kproxy.state {
     requires transitive io.kproxy.events;
-    requires transitive io.kproxy.config;
+    requires io.kproxy.config;
 
     exports io.kproxy.state;
 }

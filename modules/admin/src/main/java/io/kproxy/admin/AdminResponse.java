@@ -1,7 +1,7 @@
 package io.kproxy.admin;
 
 import io.kproxy.config.ConfigException;
-import io.kproxy.config.ConfigText;
+import io.kproxy.config.loader.ConfigText;
 import io.kproxy.engine.ControlAnswer;
 import io.kproxy.engine.DataplaneStatus;
 import io.kproxy.model.Json;

@@ -8,7 +8,7 @@ import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.Availability;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.KproxyConfig;
 import io.kproxy.config.ProxyConfig;
 import io.kproxy.config.ProxyMode;
@@ -154,7 +154,7 @@ final class Agent implements AutoCloseable {
                         + "corrects it\" kind={} file={} firstOffset={} lastOffset={}", p.kind(), p.file(), p.firstOffset(), p.lastOffset()));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EventLog log = new MeteredEventLog(journal, registry, EngineClock.system(), () -> sizeOf(dir));
-        long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigLoader.toTree(config))).join();
+        long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigTrees.toTree(config))).join();
         LOG.info("decision=config-recorded node={} mode={} offset={}", resolved.node(), config.mode().apiName(), configOffset);
 
         cleanupOtherModes(provider);

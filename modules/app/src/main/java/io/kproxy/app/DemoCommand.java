@@ -2,6 +2,7 @@ package io.kproxy.app;
 
 import io.kproxy.demo.Demo;
 import io.kproxy.demo.DemoOptions;
+import io.kproxy.demo.ProtocolAdminSocket;
 import io.kproxy.model.ServiceRef;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -89,7 +90,7 @@ final class DemoCommand implements Callable<Integer> {
             return 1;
         }
         Logging.toFile(log);
-        return Demo.run(options, new DemoAdminSocket(), out, err, System.console() != null && System.console().isTerminal(), log);
+        return Demo.run(options, new ProtocolAdminSocket(), out, err, System.console() != null && System.console().isTerminal(), log);
     }
 
     /** {@value #SAMPLE} above the working directory, or above where this code was loaded from. */

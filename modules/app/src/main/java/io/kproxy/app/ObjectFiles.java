@@ -1,9 +1,9 @@
 package io.kproxy.app;
 
 import io.kproxy.config.ConfigException;
-import io.kproxy.config.ConfigText;
-import io.kproxy.config.TextFiles;
-import io.kproxy.config.TextLimits;
+import io.kproxy.config.loader.ConfigText;
+import io.kproxy.config.loader.TextFiles;
+import io.kproxy.config.loader.TextLimits;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.KubeObjects;

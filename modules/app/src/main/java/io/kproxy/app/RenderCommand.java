@@ -4,8 +4,9 @@ import io.kproxy.backend.Backend;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.ConfigException;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.ResourceKind;
@@ -135,7 +136,7 @@ final class RenderCommand implements Callable<Integer> {
         ProxyConfig cfg;
         NodeName nodeName;
         try {
-            cfg = config == null ? ConfigLoader.defaults() : ConfigLoader.load(config);
+            cfg = config == null ? ConfigTrees.defaults() : ConfigLoader.load(config);
             nodeName = new NodeName(node);
         } catch (ConfigException | InvalidValueException e) {
             err.println("kproxy render: " + Terminal.text(e.getMessage()));
@@ -205,7 +206,7 @@ final class RenderCommand implements Callable<Integer> {
 
     /** The agent's fold: the configuration (in the asked mode), the objects, then every sync barrier. */
     private FoldedState fold(ProxyConfig cfg, NodeName nodeName, List<ObjectFiles.Item> items, List<String> problems) {
-        Json.Obj tree = ConfigLoader.toTree(cfg).with("mode", Json.of(mode));
+        Json.Obj tree = ConfigTrees.toTree(cfg).with("mode", Json.of(mode));
         FoldedState state = FoldedState.initial();
         Map<Long, String> origins = new HashMap<>();
         long offset = 0;

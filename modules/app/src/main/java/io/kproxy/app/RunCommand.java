@@ -4,9 +4,9 @@ import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.Availability;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ConfigVersion;
-import io.kproxy.config.ConfigText;
+import io.kproxy.config.loader.ConfigText;
 import io.kproxy.source.kube.ClientConfigException;
 import io.kproxy.source.kube.KubeSource;
 import io.kproxy.source.kube.KubeSourceOptions;
@@ -146,7 +146,7 @@ final class RunCommand implements Callable<Integer> {
         }
         try {
             // Upstream's options.go writeConfigFile encodes to v1alpha1 whatever version was read.
-            Files.writeString(writeConfigTo, ConfigText.toYaml(ConfigLoader.toTree(resolved.config(), WRITTEN_VERSION)));
+            Files.writeString(writeConfigTo, ConfigText.toYaml(ConfigTrees.toTree(resolved.config(), WRITTEN_VERSION)));
             LOG.info("decision=wrote-config file=\"{}\" apiVersion={}", writeConfigTo, WRITTEN_VERSION.apiVersion());
             return 0;
         } catch (IOException e) {

@@ -2,12 +2,13 @@ package io.kproxy.app;
 
 import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigException;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.FieldError;
 import io.kproxy.config.ProxyConfig;
-import io.kproxy.config.TextFiles;
-import io.kproxy.config.TextLimits;
 import io.kproxy.config.Validator;
+import io.kproxy.config.loader.ConfigLoader;
+import io.kproxy.config.loader.TextFiles;
+import io.kproxy.config.loader.TextLimits;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
@@ -134,19 +135,19 @@ final class RunConfig {
     /** {@code config} with the flag's name written in, validated again (the flag obeys the field's rules). */
     private static ProxyConfig withHostnameOverride(ProxyConfig config, String name, Availability available) throws Refused {
         try {
-            return Validator.requireValid(ConfigLoader.fromTree(ConfigLoader.toTree(config).with("hostnameOverride", Json.of(name))), available);
+            return Validator.requireValid(ConfigTrees.fromTree(ConfigTrees.toTree(config).with("hostnameOverride", Json.of(name))), available);
         } catch (ConfigException e) {
             throw new Refused(e.getMessage());
         }
     }
 
     private static ProxyConfig fromFlags(List<ConfigFlags.Setting> given, Availability available) throws Refused {
-        Json.Obj tree = ConfigLoader.toTree(ConfigLoader.defaults());
+        Json.Obj tree = ConfigTrees.toTree(ConfigTrees.defaults());
         for (ConfigFlags.Setting s : given) {
             tree = set(tree, s.path(), s.value());
         }
         try {
-            return Validator.requireValid(ConfigLoader.fromTree(tree), available);
+            return Validator.requireValid(ConfigTrees.fromTree(tree), available);
         } catch (ConfigException e) {
             StringBuilder sb = new StringBuilder("invalid flags (" + e.errors().size() + (e.errors().size() == 1 ? " error)" : " errors)"));
             for (FieldError f : e.errors()) {

@@ -1,7 +1,7 @@
 package io.kproxy.app;
 
 import io.kproxy.admin.AdminRequest;
-import io.kproxy.config.ConfigText;
+import io.kproxy.config.loader.ConfigText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.Callable;

@@ -2,7 +2,7 @@ package io.kproxy.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.loader.ConfigLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,8 +8,9 @@ import io.kproxy.app.node.Knob;
 import io.kproxy.app.node.Setting;
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.events.ConfigRecorded;
@@ -101,7 +102,7 @@ class UpstreamEventsTest {
     void aTakenHealthCheckNodePortRecordsTheWarningOnTheService() throws Exception {
         MemoryEventLog log = new MemoryEventLog();
         ProxyConfig config = config("", "", false);
-        log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigLoader.toTree(config))).join();
+        log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigTrees.toTree(config))).join();
         MemoryKernelPort kernel = new MemoryKernelPort();
         Engine engine = Engine.start(Engine.Wiring.production(log, BackendProvider.forMode("nftables").orElseThrow().create(kernel, kernel),
                 EngineOptions.of(config), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));

@@ -27,6 +27,21 @@ final class Binder {
         List<FieldError> errors = new ArrayList<>();
         TreeReader r = TreeReader.root(obj, errors);
         typeMeta(r, ConfigVersion.V1ALPHA1);
+        ProxyConfig config = read(r);
+        if (!errors.isEmpty()) {
+            throw new ConfigException(VersionFields.explainUnknown(errors, ConfigVersion.V1ALPHA1));
+        }
+        return config;
+    }
+
+    /**
+     * Reads every v1alpha1 field of the object {@code r} reads (not {@code apiVersion} or
+     * {@code kind}, which the caller checks or, for a recorded tree, ignores), adding each refusal,
+     * unknown fields included, to {@code r}'s error list; a refused value reads as its zero value.
+     */
+    static ProxyConfig read(TreeReader r) {
+        r.accept("apiVersion");
+        r.accept("kind");
         ProxyConfig config = new ProxyConfig(
                 r.boolMap("featureGates"),
                 clientConnection(r.object("clientConnection")),
@@ -56,9 +71,6 @@ final class Binder {
                 winkernel(r.object("winkernel")),
                 r.bool("windowsRunAsService"));
         r.finish();
-        if (!errors.isEmpty()) {
-            throw new ConfigException(VersionFields.explainUnknown(errors, ConfigVersion.V1ALPHA1));
-        }
         return config;
     }
 

@@ -35,6 +35,8 @@ public final class Defaults {
     public static final int HEALTHZ_PORT = 10256;
     /** {@code ports.ProxyStatusPort}. */
     public static final int METRICS_PORT = 10249;
+    /** {@code iptables.masqueradeBit} and {@code nftables.masqueradeBit} (and v1alpha2's {@code ipvs.masqueradeBit}). */
+    public static final int MASQUERADE_BIT = 14;
 
     private Defaults() {
     }
@@ -51,14 +53,14 @@ public final class Defaults {
         c = address(c, "metricsBindAddress", v4 ? "127.0.0.1" : "[::1]", METRICS_PORT);
         c = setIf(c, "mode", Json.of(ProxyMode.IPTABLES.apiName()), Defaults::isEmptyString);
         c = nested(c, "iptables", o -> {
-            o = setIf(o, "masqueradeBit", Json.of(14), Defaults::isNull);
+            o = setIf(o, "masqueradeBit", Json.of(MASQUERADE_BIT), Defaults::isNull);
             o = setIf(o, "localhostNodePorts", Json.of(true), Defaults::isNull);
             o = setIf(o, "syncPeriod", Json.of("30s"), Defaults::isZeroDuration);
             return setIf(o, "minSyncPeriod", Json.of("1s"), Defaults::isZeroDuration);
         });
         c = nested(c, "ipvs", o -> setIf(o, "syncPeriod", Json.of("30s"), Defaults::isZeroDuration));
         c = nested(c, "nftables", o -> {
-            o = setIf(o, "masqueradeBit", Json.of(14), Defaults::isNull);
+            o = setIf(o, "masqueradeBit", Json.of(MASQUERADE_BIT), Defaults::isNull);
             o = setIf(o, "syncPeriod", Json.of("30s"), Defaults::isZeroDuration);
             return setIf(o, "minSyncPeriod", Json.of("1s"), Defaults::isZeroDuration);
         });

@@ -257,7 +257,7 @@ final class TreeReader {
 
     /** A short text of a value for error messages. */
     static String text(Json v) {
-        return v instanceof Json.Str(String s) ? s : ConfigText.toJson(v);
+        return v instanceof Json.Str(String s) ? s : JsonText.write(v);
     }
 
     private static String kind(Json v) {

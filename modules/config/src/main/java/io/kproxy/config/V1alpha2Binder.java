@@ -33,6 +33,21 @@ final class V1alpha2Binder {
         List<FieldError> errors = new ArrayList<>();
         TreeReader r = TreeReader.root(obj, errors);
         Binder.typeMeta(r, ConfigVersion.V1ALPHA2);
+        ProxyConfig config = read(r, errors);
+        if (!errors.isEmpty()) {
+            throw new ConfigException(VersionFields.explainUnknown(errors, ConfigVersion.V1ALPHA2));
+        }
+        return config;
+    }
+
+    /**
+     * Reads and converts every v1alpha2 field of the object {@code r} reads (not {@code apiVersion}
+     * or {@code kind}), adding each refusal, unknown fields included, to {@code errors} ({@code r}'s
+     * error list); a refused value reads as its zero value.
+     */
+    static ProxyConfig read(TreeReader r, List<FieldError> errors) {
+        r.accept("apiVersion");
+        r.accept("kind");
         ProxyMode mode = r.choice("mode", ProxyMode::fromApiName, ProxyMode.IPTABLES,
                 "iptables, ipvs, nftables or blank (blank means the best-available proxy [currently iptables])");
         Duration sync = r.duration("syncPeriod");
@@ -110,9 +125,6 @@ final class V1alpha2Binder {
                 Binder.winkernel(r.object("winkernel")),
                 runAsService);
         r.finish();
-        if (!errors.isEmpty()) {
-            throw new ConfigException(VersionFields.explainUnknown(errors, ConfigVersion.V1ALPHA2));
-        }
         return config;
     }
 

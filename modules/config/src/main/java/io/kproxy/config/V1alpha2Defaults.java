@@ -37,11 +37,11 @@ final class V1alpha2Defaults {
         c = Defaults.setIf(c, "configHardFail", Json.of(true), Defaults::isNull);
         c = Defaults.setIf(c, "mode", Json.of(ProxyMode.IPTABLES.apiName()), Defaults::isEmptyString);
         c = Defaults.nested(c, "iptables", o -> {
-            o = Defaults.setIf(o, "masqueradeBit", Json.of(14), Defaults::isNull);
+            o = Defaults.setIf(o, "masqueradeBit", Json.of(Defaults.MASQUERADE_BIT), Defaults::isNull);
             return Defaults.setIf(o, "localhostNodePorts", Json.of(false), Defaults::isNull);
         });
-        c = Defaults.nested(c, "ipvs", o -> Defaults.setIf(o, "masqueradeBit", Json.of(14), Defaults::isNull));
-        c = Defaults.nested(c, "nftables", o -> Defaults.setIf(o, "masqueradeBit", Json.of(14), Defaults::isNull));
+        c = Defaults.nested(c, "ipvs", o -> Defaults.setIf(o, "masqueradeBit", Json.of(Defaults.MASQUERADE_BIT), Defaults::isNull));
+        c = Defaults.nested(c, "nftables", o -> Defaults.setIf(o, "masqueradeBit", Json.of(Defaults.MASQUERADE_BIT), Defaults::isNull));
         c = Defaults.setIf(c, "syncPeriod", Json.of("30s"), Defaults::isZeroDuration);
         c = Defaults.setIf(c, "minSyncPeriod", Json.of("1s"), Defaults::isZeroDuration);
         c = Defaults.setIf(c, "detectLocalMode", Json.of(LocalMode.CLUSTER_CIDR.apiName()), Defaults::isEmptyString);

@@ -21,11 +21,11 @@ final class Trees {
 
     /** The defaulted configuration with edits applied, alternating dotted paths and values (strings are JSON-ish: see {@link #json}). */
     static ProxyConfig defaultsWith(Object... pathsAndValues) {
-        Json.Obj tree = ConfigLoader.toTree(ConfigLoader.defaults());
+        Json.Obj tree = ConfigTrees.toTree(ConfigTrees.defaults());
         for (int i = 0; i < pathsAndValues.length; i += 2) {
             tree = set(tree, (String) pathsAndValues[i], json(pathsAndValues[i + 1]));
         }
-        return ConfigLoader.fromTree(tree);
+        return ConfigTrees.fromTree(tree);
     }
 
     static Json json(Object v) {

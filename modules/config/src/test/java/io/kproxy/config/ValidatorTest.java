@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.kproxy.model.Json;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class ValidatorTest {
 
     @Test
     void defaultsAreValid() {
-        assertThat(Validator.validate(ConfigLoader.defaults())).isEmpty();
+        assertThat(Validator.validate(ConfigTrees.defaults())).isEmpty();
     }
 
     static Stream<Arguments> fieldPaths() {
@@ -138,9 +139,11 @@ class ValidatorTest {
     @Test
     void loggingRules() {
         assertThat(paths(defaultsWith("logging.format", "json"))).isEmpty();
-        ProxyConfig c = ConfigLoader.fromTree(Trees.set(ConfigLoader.toTree(ConfigLoader.defaults()), "logging", ConfigText.parse(
-                "format: json\nflushFrequency: 1s\nverbosity: 10\nvmodule: [{filePattern: foo.go, verbosity: 6}, {filePattern: '', verbosity: 1},"
-                        + " {filePattern: 'a=b', verbosity: 1}]\noptions: {json: {infoBufferSize: 64Ki}, text: {infoBufferSize: lots}}")));
+        ProxyConfig c = ConfigTrees.fromTree(Trees.set(ConfigTrees.toTree(ConfigTrees.defaults()), "logging", Json.obj(
+                "format", Json.of("json"), "flushFrequency", Json.of("1s"), "verbosity", Json.of(10),
+                "vmodule", Json.arr(Json.obj("filePattern", Json.of("foo.go"), "verbosity", Json.of(6)),
+                        Json.obj("filePattern", Json.of(""), "verbosity", Json.of(1)), Json.obj("filePattern", Json.of("a=b"), "verbosity", Json.of(1))),
+                "options", Json.obj("json", Json.obj("infoBufferSize", Json.of("64Ki")), "text", Json.obj("infoBufferSize", Json.of("lots"))))));
         assertThat(paths(c)).containsExactly("logging.vmodule", "logging.vmodule[1]", "logging.vmodule[2]",
                 "logging.options.text.infoBufferSize");
     }

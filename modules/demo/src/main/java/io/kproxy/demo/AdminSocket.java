@@ -9,9 +9,9 @@ import java.time.Instant;
 /**
  * The agent's admin socket as the live demo uses it: served for the demo's engine, then asked
  * what {@code kproxy rollback}, {@code kproxy status} and {@code kproxy resume} ask
- * (docs/operations.md, "Rollback and resume"). The application supplies it with its own admin server and
- * client, so that the demo shows the real protocol without this module depending on the
- * application. Implementations block until the agent answered (a pin waits for its sync); the
+ * (docs/operations.md, "Rollback and resume"). {@link ProtocolAdminSocket} is the real one (the
+ * admin module's server and client, so the demo shows the real protocol); tests that must never
+ * reach it pass their own. Implementations block until the agent answered (a pin waits for its sync); the
  * demo calls them from one thread; no argument is null and nothing returned is null.
  */
 public interface AdminSocket {

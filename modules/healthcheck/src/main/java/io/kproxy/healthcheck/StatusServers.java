@@ -1,7 +1,7 @@
 package io.kproxy.healthcheck;
 
-import io.kproxy.config.ConfigLoader;
-import io.kproxy.config.ConfigText;
+import io.kproxy.config.ConfigTrees;
+import io.kproxy.config.JsonText;
 import io.kproxy.config.ProxyConfig;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.ProxyHealth;
@@ -131,7 +131,7 @@ public final class StatusServers implements AutoCloseable {
 
     /** Installs the handlers and starts serving. */
     public void start(Engine engine, ProxyConfig config) {
-        String configz = ConfigText.toJson(Json.obj("kubeproxy.config.k8s.io", ConfigLoader.toTree(config)));
+        String configz = JsonText.write(Json.obj("kubeproxy.config.k8s.io", ConfigTrees.toTree(config)));
         health.ifPresent(s -> {
             Map<String, HttpListener.Handler> routes = Map.of(
                     "/healthz", path -> response(engine.health().healthz()),

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.engine.Engine;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.events.ConfigRecorded;
@@ -46,7 +47,7 @@ class StatusServersTest {
         config = ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\n"
                 + "healthzBindAddress: 127.0.0.1:" + Descriptors.freePort() + "\nmetricsBindAddress: 127.0.0.1:" + Descriptors.freePort()
                 + "\nnodePortAddresses: [127.0.0.0/8]\n");
-        log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigLoader.toTree(config))).join();
+        log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigTrees.toTree(config))).join();
         MemoryKernelPort kernel = new MemoryKernelPort();
         engine = Engine.start(Engine.Wiring.production(log, BackendProvider.forMode("nftables").orElseThrow().create(kernel, kernel),
                 EngineOptions.of(config), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));

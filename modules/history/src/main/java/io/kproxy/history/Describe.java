@@ -1,5 +1,6 @@
 package io.kproxy.history;
 
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.DataplanePinned;
@@ -60,7 +61,8 @@ public final class Describe {
             case ServiceCIDRDeleted e -> "servicecidr/" + e.name() + (e.finalStateUnknown() ? " (final state unknown)" : "");
             case SourceSynced e -> kind(e.kind());
             case SourceRelisted e -> kind(e.kind()) + " (" + e.keysPresent().size() + " present)";
-            case ConfigRecorded e -> "node " + e.node().value() + ", mode " + Printed.text(e.config().string("mode").orElse("iptables"));
+            // The mode the fold took from the record (the configuration core's reading), not the raw text.
+            case ConfigRecorded e -> "node " + e.node().value() + ", mode " + ConfigTrees.readRecorded(e.config()).config().mode().apiName();
             case SyncApplied e -> Printed.text(e.backend()) + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + " up to #"
                     + e.uptoOffset();
             case SyncFailed e -> Printed.text(e.backend()) + " generation " + e.generation() + " " + e.kind().name().toLowerCase() + ": "

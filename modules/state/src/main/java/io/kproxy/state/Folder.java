@@ -98,7 +98,7 @@ final class Folder {
             case SourceRelisted e -> relisted(synced(c, e.kind()), e, offset);
             case ConfigRecorded e -> {
                 Problems p = new Problems(offset, "Config", "config");
-                ProxySettings settings = ConfigReader.read(e.node().value(), e.config(), p);
+                ProxySettings settings = RecordedSettings.read(e.node().value(), e.config(), p);
                 // A Node folded under another name is not this node's.
                 NodeSpec node = c.node.name().isEmpty() || c.node.name().equals(settings.nodeName()) ? c.node : NodeSpec.UNSEEN;
                 boolean renamed = !settings.nodeName().equals(c.nodeName());

@@ -27,6 +27,11 @@ final class Problems {
         add(field, "invalid value \"" + shorten(e.value()) + "\": " + e.reason() + "; " + consequence);
     }
 
+    /** Reports a value refused by the configuration core at {@code field}, saying what was done. */
+    void add(String field, String value, String reason, String consequence) {
+        add(field, (value.isEmpty() ? "" : "invalid value \"" + shorten(value) + "\": ") + reason + "; " + consequence);
+    }
+
     List<Rejection> list() {
         return List.copyOf(found);
     }

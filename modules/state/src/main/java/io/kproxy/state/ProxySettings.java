@@ -1,15 +1,17 @@
 package io.kproxy.state;
 
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.LocalMode;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.IpAddress;
 import java.util.List;
 
 /**
- * The few fields of the recorded configuration that the fold and projection read, defaulted as
- * upstream does ({@code pkg/proxy/apis/config/v1alpha1/defaults.go}, {@code server_linux.go}
- * platformApplyDefaults, and the v1alpha1 conversion for {@code masqueradeAll} and
- * {@code clusterCIDR}).
+ * The few fields of the recorded configuration that the fold and projection read, as
+ * {@link RecordedSettings} takes them from the configuration core (which defaults them as upstream
+ * does: {@code pkg/proxy/apis/config/v1alpha1/defaults.go}, {@code server_linux.go}
+ * platformApplyDefaults), with the v1alpha1 conversion for {@code masqueradeAll} and
+ * {@code clusterCIDR}.
  *
  * @param nodeName          the node this proxy runs for ("" before any {@code ConfigRecorded})
  * @param mode              {@code iptables}, {@code ipvs} or {@code nftables}
@@ -27,9 +29,8 @@ record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int ip
     static final String ALL = "all";
     static final String LOCALHOST = "localhost";
 
-    /** Upstream's defaults on Linux, for a node whose configuration has not been recorded yet. */
-    static final ProxySettings DEFAULT = new ProxySettings("", "iptables", false, 14, 14, true, List.of(), List.of(),
-            LocalMode.CLUSTER_CIDR, "", "", List.of(), List.of());
+    /** Upstream's defaults on Linux ({@link ConfigTrees#defaults}), for a node whose configuration has not been recorded yet. */
+    static final ProxySettings DEFAULT = RecordedSettings.of("", ConfigTrees.defaults(), new Problems(-1, "Config", "config"));
 
     ProxySettings {
         if (nodeName == null || mode == null || detectLocalMode == null || bridgeInterface == null || interfaceNamePrefix == null) {

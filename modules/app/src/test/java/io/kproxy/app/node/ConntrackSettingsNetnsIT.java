@@ -2,8 +2,9 @@ package io.kproxy.app.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ConntrackConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.testkit.KernelTests;
 import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.netns.NetnsExecutor;
@@ -88,7 +89,7 @@ class ConntrackSettingsNetnsIT {
             long udp = inNamespace(ns, Knob.UDP_TIMEOUT);
             long udpStream = inNamespace(ns, Knob.UDP_TIMEOUT_STREAM);
 
-            List<Setting> s = applyInside(ns, ConfigLoader.defaults().conntrack());
+            List<Setting> s = applyInside(ns, ConfigTrees.defaults().conntrack());
 
             assertThat(inNamespace(ns, Knob.TCP_TIMEOUT_ESTABLISHED)).isEqualTo(86_400);
             assertThat(inNamespace(ns, Knob.TCP_TIMEOUT_CLOSE_WAIT)).isEqualTo(3_600);

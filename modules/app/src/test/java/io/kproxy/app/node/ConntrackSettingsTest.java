@@ -3,7 +3,7 @@ package io.kproxy.app.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ConntrackConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +50,7 @@ class ConntrackSettingsTest {
 
     @Test
     void upstreamsDefaultsRaiseTheMaximumAndSetTheTcpTimeoutsInUpstreamsOrder() throws IOException {
-        List<Setting> s = apply(ConfigLoader.defaults().conntrack());
+        List<Setting> s = apply(ConfigTrees.defaults().conntrack());
 
         // 32768 per core x 8 CPUs = 262144 > min 131072; hashsize a quarter of it.
         assertThat(s).containsExactly(
@@ -97,7 +97,7 @@ class ConntrackSettingsTest {
     @Test
     void aMaximumOrHashsizeAlreadyHigherIsLeftAlone() throws IOException {
         fake.set(Knob.NF_CONNTRACK_MAX, 1_000_000).set(Knob.CONNTRACK_HASHSIZE, 300_000);
-        List<Setting> s = apply(ConfigLoader.defaults().conntrack());
+        List<Setting> s = apply(ConfigTrees.defaults().conntrack());
         assertThat(s.subList(0, 2)).containsExactly(
                 new Setting.Kept(Knob.NF_CONNTRACK_MAX, 1_000_000, 262_144, "the kernel's value is at least the wanted one; it is never lowered"),
                 new Setting.Kept(Knob.CONNTRACK_HASHSIZE, 300_000, 65_536,
@@ -120,7 +120,7 @@ class ConntrackSettingsTest {
     @Test
     void aReadOnlySysIsRefusedWithUpstreamsMessageAndTheRestIsStillApplied() throws IOException {
         fake.sysfs("ro,nosuid,nodev,noexec,relatime");
-        List<Setting> s = apply(ConfigLoader.defaults().conntrack());
+        List<Setting> s = apply(ConfigTrees.defaults().conntrack());
         assertThat(s.get(1)).isEqualTo(new Setting.Refused(Knob.CONNTRACK_HASHSIZE, 16_384, 65_536,
                 "CRI error: /sys is read-only: cannot modify conntrack limits, problems may arise later (If running Docker, see docker issue #24000)"));
         assertThat(s.get(1).warning()).isTrue();
@@ -132,7 +132,7 @@ class ConntrackSettingsTest {
     @Test
     void outsideTheInitialNetworkNamespaceTheHostsKnobsAreRefusedAndTheNamespacesOnesApplied() throws IOException {
         fake.readOnly(Knob.NF_CONNTRACK_MAX);
-        List<Setting> s = apply(ConfigLoader.defaults().conntrack());
+        List<Setting> s = apply(ConfigTrees.defaults().conntrack());
         assertThat(s.subList(0, 2)).containsExactly(
                 new Setting.Refused(Knob.NF_CONNTRACK_MAX, 65_536, 262_144, ConntrackSettings.NOT_INITIAL_NAMESPACE),
                 new Setting.Refused(Knob.CONNTRACK_HASHSIZE, 16_384, 65_536, ConntrackSettings.NOT_INITIAL_NAMESPACE));
@@ -146,7 +146,7 @@ class ConntrackSettingsTest {
     void aKnobThatCannotBeSetStopsTheStartNamingItAndHowToTurnItOffAfterReportingWhatWasDone() {
         fake.remove(Knob.TCP_TIMEOUT_CLOSE_WAIT);
         List<Setting> out = new ArrayList<>();
-        assertThatThrownBy(() -> ConntrackSettings.apply(ConfigLoader.defaults().conntrack(), fake.sysctls(), out::add))
+        assertThatThrownBy(() -> ConntrackSettings.apply(ConfigTrees.defaults().conntrack(), fake.sysctls(), out::add))
                 .isInstanceOf(IOException.class)
                 .hasMessageStartingWith("could not set conntrack parameters from the configuration: net.netfilter.nf_conntrack_tcp_timeout_close_wait: "
                         + "NoSuchFileException")
@@ -165,7 +165,7 @@ class ConntrackSettingsTest {
     @Test
     void aValueAlreadyInPlaceIsNotWrittenAgain() throws IOException {
         fake.set(Knob.TCP_TIMEOUT_ESTABLISHED, 86_400);
-        assertThat(apply(ConfigLoader.defaults().conntrack()).get(2))
+        assertThat(apply(ConfigTrees.defaults().conntrack()).get(2))
                 .isEqualTo(new Setting.Kept(Knob.TCP_TIMEOUT_ESTABLISHED, 86_400, 86_400, "already the configured value"));
     }
 

@@ -2,7 +2,7 @@ package io.kproxy.app.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,7 +61,7 @@ class NodeSettingsTest {
 
     @Test
     void theStartAppliesConntrackThenTheOomScoreOneOutcomePerKnob() throws IOException {
-        ProxyConfig config = ConfigLoader.defaults();
+        ProxyConfig config = ConfigTrees.defaults();
         List<Setting> s = NodeSettings.applyAtStart(config, fake.sysctls());
         assertThat(s).extracting(Setting::knob).containsExactly(Knob.NF_CONNTRACK_MAX, Knob.CONNTRACK_HASHSIZE, Knob.TCP_TIMEOUT_ESTABLISHED,
                 Knob.TCP_TIMEOUT_CLOSE_WAIT, Knob.TCP_BE_LIBERAL, Knob.UDP_TIMEOUT, Knob.UDP_TIMEOUT_STREAM, Knob.OOM_SCORE_ADJ);

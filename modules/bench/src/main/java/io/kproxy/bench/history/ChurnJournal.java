@@ -1,7 +1,8 @@
 package io.kproxy.bench.history;
 
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.ConfigRecorded;
@@ -180,7 +181,7 @@ final class ChurnJournal {
 
         void run() {
             Instant t = START;
-            append(t, "engine", new ConfigRecorded(new NodeName(ChurnCluster.NODE), ConfigLoader.toTree(config())));
+            append(t, "engine", new ConfigRecorded(new NodeName(ChurnCluster.NODE), ConfigTrees.toTree(config())));
             t = t.plusMillis(150);
             append(t, "source/kube", cluster.node(t));
             append(t.plusMillis(5), "source/kube", new SourceSynced(ResourceKind.NODE, "1"));

@@ -2,8 +2,9 @@ package io.kproxy.sample.simulator;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
-import io.kproxy.config.ConfigLoader;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.ResourceKind;
@@ -74,7 +75,7 @@ public final class SampleClusterGenerator {
      */
     public static List<Moment> generate(Path dir) {
         ProxyConfig config = ConfigLoader.load(CONFIG);
-        Json.Obj tree = ConfigLoader.toTree(config);
+        Json.Obj tree = ConfigTrees.toTree(config);
         Scenario.Script script = Scenario.write(SEED, tree);
         ManualScheduler time = new ManualScheduler(Scenario.START.minusSeconds(1));
         List<Envelope> records;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.spi.BackendProvider;
-import io.kproxy.config.ConfigLoader;
 import io.kproxy.config.ProxyConfig;
+import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.engine.EngineOptions;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.Envelope;

@@ -19,7 +19,7 @@ import java.util.Map;
 
 /**
  * Reads {@link Json} trees straight from a Jackson token stream, and the Jackson glue that makes
- * {@link RawObject}s of them. (The configuration reader, {@code io.kproxy.config.ConfigText},
+ * {@link RawObject}s of them. (The configuration reader, {@code io.kproxy.config.loader.ConfigText},
  * walks tokens the same way with other rules: it keeps nulls, refuses non-finite numbers and
  * reports errors by line and column.)
  *
