@@ -86,7 +86,7 @@ class BadInputTest {
         assertThat(plan.v4().image().conflicts()).containsExactly("-t 192.168.99.1:80 of ns/b:p is already ns/a:p's");
         assertThat(plan.rulesetText()).contains("# conflict: -t 192.168.99.1:80 of ns/b:p is already ns/a:p's");
         assertThat(applied(List.of(a, b))).contains("vs VirtualServer[key=-t 192.168.99.1:80, scheduler=rr, flags=0, timeoutSeconds=0]\n"
-                + "  rs RealServer[address=10.180.0.1, port=80, weight=1, forwarding=MASQUERADE]\nvs").contains("172.30.0.62");
+                + "  rs RealServer[address=10.180.0.1, port=80, weight=1, forwarding=MASQUERADE]\ncreate ").contains("172.30.0.62");
         assertThat(plan.v4().image().reals().values().stream().mapToInt(m -> m.size()).sum()).isEqualTo(3);
     }
 
