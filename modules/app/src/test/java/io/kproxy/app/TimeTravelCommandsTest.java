@@ -121,9 +121,9 @@ class TimeTravelCommandsTest {
         assertThat(both.err()).contains("exactly one of --at=TIME or --offset=N");
         RenderCommandTest.Run mixed = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--node", "n");
         assertThat(mixed.exit()).isEqualTo(2);
-        RenderCommandTest.Run mode = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--mode", "ipvs");
+        RenderCommandTest.Run mode = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--mode", "kernelspace");
         assertThat(mode.exit()).isEqualTo(2);
-        assertThat(mode.err()).contains("no backend for mode ipvs (installed: iptables, nftables)");
+        assertThat(mode.err()).contains("no backend for mode kernelspace (installed: iptables, ipvs, nftables)");
     }
 
     @Test
