@@ -2,6 +2,7 @@ package io.kproxy.backend.ipvs;
 
 import io.kproxy.backend.ipvs.spi.SetSpec;
 import io.kproxy.model.IpFamily;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -62,6 +63,6 @@ enum IpSets {
 
     /** Every set of a family, in upstream's {@code ipsetInfo} order. */
     static List<SetSpec> specs(IpFamily family) {
-        return java.util.Arrays.stream(values()).map(s -> s.spec(family)).toList();
+        return Arrays.stream(values()).map(s -> s.spec(family)).toList();
     }
 }

@@ -1,10 +1,12 @@
 package io.kproxy.backend.ipvs;
 
+import io.kproxy.backend.ipvs.spi.VirtualServer;
 import io.kproxy.model.Cidr;
 import io.kproxy.model.IpAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The {@code ipvs} section of the configuration as the backend uses it (upstream's
@@ -35,7 +37,7 @@ record IpvsSettings(String scheduler, List<Cidr> excludeCIDRs, boolean strictARP
         }
         scheduler = scheduler.isBlank() ? "rr" : scheduler;
         if (!SCHEDULERS.contains(scheduler)) {
-            throw new IllegalArgumentException("ipvs.scheduler: unknown IPVS scheduler \"" + scheduler + "\"; one of " + new java.util.TreeSet<>(SCHEDULERS));
+            throw new IllegalArgumentException("ipvs.scheduler: unknown IPVS scheduler \"" + scheduler + "\"; one of " + new TreeSet<>(SCHEDULERS));
         }
         for (Duration d : List.of(tcpTimeout, tcpFinTimeout, udpTimeout)) {
             if (d.isNegative()) {
@@ -52,7 +54,7 @@ record IpvsSettings(String scheduler, List<Cidr> excludeCIDRs, boolean strictARP
 
     /** The flags every virtual server gets from the scheduler: {@code mh} needs the source-hash flag. */
     int schedulerFlags() {
-        return scheduler.equals("mh") ? io.kproxy.backend.ipvs.spi.VirtualServer.SOURCE_HASH : 0;
+        return scheduler.equals("mh") ? VirtualServer.SOURCE_HASH : 0;
     }
 
     boolean setsTimeouts() {

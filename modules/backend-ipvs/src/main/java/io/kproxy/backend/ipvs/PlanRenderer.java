@@ -34,7 +34,8 @@ final class PlanRenderer {
      */
     IpvsPlan renderIncremental(IpvsPlan previous, NodeState state, StateDelta delta) {
         if (delta.nodeChanged() || delta.settingsChanged() || !previous.settings().equals(settings)
-                || !previous.v4().nodeWide().equals(nodeWide(state, IpFamily.IPV4))) {
+                || !previous.v4().nodeWide().equals(nodeWide(state, IpFamily.IPV4))
+                || !previous.v6().nodeWide().equals(nodeWide(state, IpFamily.IPV6))) {
             return render(state).withDeferred(previous.nextDeferredWork());
         }
         FamilyPlan v4 = previous.v4();

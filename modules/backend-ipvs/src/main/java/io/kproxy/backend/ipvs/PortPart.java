@@ -36,9 +36,4 @@ record PortPart(ServicePortName name, List<VsEntry> services, List<SetEntry> ent
         String text = PartText.block(name, family, services, entries, skipped);
         return new PortPart(name, services, entries, outFilter, skipped, text, RulesetHash.digest(text));
     }
-
-    /** Number of real servers over all its virtual servers. */
-    int realServers() {
-        return services.stream().mapToInt(v -> v.reals().size()).sum();
-    }
 }

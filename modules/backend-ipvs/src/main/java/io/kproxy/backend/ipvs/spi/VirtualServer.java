@@ -26,7 +26,10 @@ public record VirtualServer(VsKey key, String scheduler, int flags, int timeoutS
         }
     }
 
-    /** The netmask IPVS keeps with the service: 32 bits for IPv4, a /128 for IPv6, as upstream sets them. */
+    /**
+     * {@code IPVS_SVC_ATTR_NETMASK} as upstream's netlink library sends it: {@code 0xffffffff} (all
+     * 32 bits) for IPv4, the prefix length 128 for IPv6.
+     */
     public int netmask() {
         return key.address().isIpv6() ? 128 : 0xffffffff;
     }
