@@ -3,22 +3,16 @@ package io.kproxy.backend.ipvs;
 import static io.kproxy.backend.testkit.States.ep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.backend.MemoryKernelPort;
-import io.kproxy.backend.Plan;
-import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
 import io.kproxy.backend.ipvs.spi.VsKey;
 import io.kproxy.backend.testkit.States;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.Protocol;
-import io.kproxy.state.NodeState;
-import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,28 +29,19 @@ class GracefulTerminationTest {
     private static final IpAddress LEAVING = IpAddress.parse("10.180.1.1");
 
     private final SettableClock clock = new SettableClock(T0);
-    private final MemoryIpvsKernel kernel = new MemoryIpvsKernel();
+    private Cycle cycle;
+    private MemoryIpvsKernel kernel;
     private IpvsBackend backend;
-    private NodeState state;
-    private Plan applied;
 
     @BeforeEach
     void firstSync() throws Exception {
-        backend = IpvsProvider.create(IpvsSettings.DEFAULT, kernel, new MemoryKernelPort(), clock);
-        state = IpvsStates.state(List.of(IpvsStates.web()));
-        Transaction tx = backend.diff(Optional.empty(), backend.render(state), SyncOptions.at(T0));
-        backend.apply(tx);
-        applied = tx.result();
+        cycle = new Cycle(clock, List.of(IpvsStates.web()));
+        kernel = cycle.kernel;
+        backend = cycle.backend;
     }
 
     private Transaction sync(List<States.PortSpec> specs) throws Exception {
-        NodeState s = IpvsStates.state(specs);
-        Plan plan = backend.renderIncremental(applied, s, StateDelta.between(state, s));
-        Transaction tx = backend.diff(Optional.of(applied), plan, SyncOptions.at(clock.instant()));
-        backend.apply(tx);
-        applied = tx.result();
-        state = s;
-        return tx;
+        return cycle.sync(specs);
     }
 
     private static States.PortSpec webWithoutLeaving() {

@@ -3,15 +3,12 @@ package io.kproxy.backend.ipvs;
 import static io.kproxy.backend.testkit.States.ep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.backend.MemoryKernelPort;
-import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
 import io.kproxy.backend.testkit.States;
 import io.kproxy.events.SyncKind;
 import io.kproxy.state.NodeState;
-import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.Golden;
 import io.kproxy.testkit.SettableClock;
 import java.time.Instant;
@@ -30,34 +27,21 @@ class IncrementalDiffTest {
 
     private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
-    private final SettableClock clock = new SettableClock(T0);
-    private final MemoryIpvsKernel kernel = new MemoryIpvsKernel();
-    private final MemoryKernelPort conntrack = new MemoryKernelPort();
-    private IpvsBackend backend;
     private List<States.PortSpec> specs;
-    private NodeState state;
-    private Plan applied;
+    private Cycle cycle;
+    private MemoryIpvsKernel kernel;
 
     @BeforeEach
     void firstSync() throws Exception {
-        backend = IpvsProvider.create(IpvsSettings.DEFAULT, kernel, conntrack, clock);
         specs = new ArrayList<>(List.of(IpvsStates.web(), IpvsStates.dns()));
-        state = IpvsStates.state(specs);
-        Transaction full = backend.diff(Optional.empty(), backend.render(state), SyncOptions.at(T0));
-        assertThat(full.kind()).isEqualTo(SyncKind.FULL);
-        Golden.assertMatches("ipvs/tx-full.txt", full.text());
-        backend.apply(full);
-        applied = full.result();
+        cycle = new Cycle(new SettableClock(T0), specs);
+        kernel = cycle.kernel;
+        assertThat(cycle.first().kind()).isEqualTo(SyncKind.FULL);
+        Golden.assertMatches("ipvs/tx-full.txt", cycle.first().text());
     }
 
     private Transaction sync(List<States.PortSpec> next) throws Exception {
-        NodeState s = IpvsStates.state(next);
-        Plan plan = backend.renderIncremental(applied, s, StateDelta.between(state, s));
-        Transaction tx = backend.diff(Optional.of(applied), plan, SyncOptions.at(clock.instant()));
-        backend.apply(tx);
-        applied = tx.result();
-        state = s;
-        return tx;
+        return cycle.sync(next);
     }
 
     @Test
@@ -93,7 +77,7 @@ class IncrementalDiffTest {
         specs.set(1, IpvsStates.dns());
         Transaction tx = sync(specs);
         assertThat(tx.text()).isEqualTo("ipvsadm -d -u 172.30.0.10:53 -r 10.180.1.5:53\n");
-        assertThat(backend.draining().due()).isEmpty();
+        assertThat(cycle.backend.draining().due()).isEmpty();
         assertThat(tx.result().nextDeferredWork()).isEmpty();
     }
 
@@ -115,7 +99,7 @@ class IncrementalDiffTest {
             return p;
         }));
         NodeState s = IpvsStates.state(specs);
-        Transaction tx = backend.diff(Optional.of(applied), backend.render(s), SyncOptions.fullAt(T0));
+        Transaction tx = cycle.backend.diff(Optional.of(cycle.applied()), cycle.backend.render(s), SyncOptions.fullAt(T0));
         List<Op> ops = OpParser.parse(tx.text());
         assertThat(IpvsDiff.text(ops)).isEqualTo(tx.text());
         assertThat(ops).hasSize(tx.operations());
