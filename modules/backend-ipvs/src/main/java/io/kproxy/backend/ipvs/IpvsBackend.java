@@ -35,6 +35,8 @@ final class IpvsBackend implements Backend {
     private final Optional<KernelPort> textPort;
     private final ConntrackPort conntrack;
     private final IpvsSettings settings;
+    /** The result of the last successful apply, for the probe; empty before the first and after a failure. */
+    private volatile Optional<IpvsPlan> lastApplied = Optional.empty();
 
     IpvsBackend(IpvsSettings settings, boolean randomFully, IpvsKernel kernel, Optional<KernelPort> textPort,
             ConntrackPort conntrack, Clock clock) {
@@ -99,11 +101,13 @@ final class IpvsBackend implements Backend {
         }
         long start = System.nanoTime();
         List<Op> ops = OpParser.parse(transaction.text());
+        lastApplied = Optional.empty();
         if (textPort.isPresent()) {
             textPort.get().apply(transaction.text());
         }
         applier.apply(ops);
         applier.forgetOutside(ipvs(transaction.result()));
+        lastApplied = Optional.of(ipvs(transaction.result()));
         LOG.info("ipvs apply kind={} operations={} draining={} millis={}", transaction.kind(), ops.size(), applier.draining().due().size(),
                 (System.nanoTime() - start) / 1_000_000);
     }
@@ -132,10 +136,26 @@ final class IpvsBackend implements Backend {
         Cleanup.run(applier.kernel(), settings);
     }
 
-    /** The dummy device and the cluster-IP set are there: a flush by someone else would remove both. */
+    /**
+     * The dummy device and the cluster-IP set are there (an {@code ipvsadm -C}-and-cleanup by
+     * someone else removes them), and the kernel holds as many virtual servers outside
+     * {@code excludeCIDRs} as the last applied plan (one added or deleted behind kproxy's back).
+     * Upstream reconciles against the kernel at every sync; here a false answer makes the engine's
+     * next sync a full one from the kernel ({@link #diffFromKernel}). One dump of the virtual
+     * servers; real servers are not compared.
+     */
     @Override
     public boolean rulesIntact() throws KernelException {
-        return applier.kernel().linkExists(PartText.DUMMY) && applier.kernel().sets().contains(IpSets.CLUSTER_IP.name(IpFamily.IPV4));
+        IpvsKernel k = applier.kernel();
+        if (!k.linkExists(PartText.DUMMY) || !k.sets().contains(IpSets.CLUSTER_IP.name(IpFamily.IPV4))) {
+            return false;
+        }
+        Optional<IpvsPlan> last = lastApplied;
+        if (last.isEmpty()) {
+            return true;
+        }
+        long ours = k.virtualServers().stream().filter(vs -> !settings.excluded(vs.key().address())).count();
+        return ours == last.get().v4().image().services().size() + last.get().v6().image().services().size();
     }
 
     @Override

@@ -82,6 +82,17 @@ class TakeoverAndCleanupTest {
     }
 
     @Test
+    void theProbeSeesAVirtualServerDeletedBehindKproxysBack() throws Exception {
+        MemoryIpvsKernel kernel = new MemoryIpvsKernel();
+        IpvsBackend b = IpvsProvider.create(EXCLUDING, kernel, new MemoryKernelPort(), new SettableClock(T0));
+        b.apply(b.diff(Optional.empty(), b.render(IpvsStates.state(List.of(IpvsStates.web(), IpvsStates.dns()))), SyncOptions.at(T0)));
+        kernel.addVirtualServer(new VirtualServer(new VsKey(Protocol.TCP, IpAddress.parse("198.51.100.7"), 80), "wrr", 0, 0));
+        assertThat(b.rulesIntact()).as("an excluded virtual server is not ours").isTrue();
+        kernel.deleteVirtualServer(new VsKey(Protocol.UDP, IpAddress.parse("172.30.0.10"), 53));
+        assertThat(b.rulesIntact()).isFalse();
+    }
+
+    @Test
     void cleanupOnANodeWithoutIpvsModeTouchesNothing() throws Exception {
         MemoryIpvsKernel kernel = new MemoryIpvsKernel();
         kernel.iptablesRestore(IpFamily.IPV4, "*nat\n:KUBE-SERVICES - [0:0]\n-A KUBE-SERVICES -j RETURN\nCOMMIT\n");
