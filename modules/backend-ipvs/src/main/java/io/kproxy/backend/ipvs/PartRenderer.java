@@ -30,7 +30,10 @@ import java.util.Optional;
  */
 final class PartRenderer {
 
-    /** kproxy's bound on real servers per virtual server: the ipvsadm port-space ceiling (docs/backends/ipvs.md). */
+    /**
+     * kproxy's bound on real servers per virtual server (issue 21; docs/backends/ipvs.md, "Bad
+     * input"): a larger endpoint set is refused whole rather than programmed in part.
+     */
     static final int MAX_REAL_SERVERS = 65_535;
 
     private final IpFamily family;
