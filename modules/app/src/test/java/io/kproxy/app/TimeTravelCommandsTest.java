@@ -85,7 +85,7 @@ class TimeTravelCommandsTest {
                 "--mode", "ipvs");
         assertThat(diff.exit()).as(diff.err()).isZero();
         assertThat(diff.out()).contains("node-wide rules unchanged").contains("== shop/checkout\n")
-                .contains("- -a -t 172.30.0.20:80 -r 10.0.1.11:8080 -m -w 1\n+ -a -t 172.30.0.20:80 -r 10.0.1.11:8081 -m -w 1\n")
+                .contains("- -a -t 172.30.0.20:80 -r 10.0.1.11:8080 -m -w 1\n").contains("+ -a -t 172.30.0.20:80 -r 10.0.1.11:8081 -m -w 1\n")
                 .contains("#854 2026-11-22T03:12:05.000Z EndpointSliceObserved shop/checkout-j6ts4");
     }
 
