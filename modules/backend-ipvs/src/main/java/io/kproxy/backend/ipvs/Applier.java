@@ -120,7 +120,7 @@ final class Applier {
     void forgetOutside(IpvsPlan plan) {
         Draining d = draining;
         for (RsKey k : d.due().keySet()) {
-            if (!plan.family(k.vs().address().family()).image().services().containsKey(k.vs())) {
+            if (!plan.family(k.vs().address().family()).image().service(k.vs()).isPresent()) {
                 d = d.without(k);
             }
         }

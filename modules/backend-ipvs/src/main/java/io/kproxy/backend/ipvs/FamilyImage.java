@@ -5,85 +5,179 @@ import io.kproxy.backend.ipvs.spi.VirtualServer;
 import io.kproxy.backend.ipvs.spi.VsKey;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
+import io.kproxy.model.ServicePortName;
+import io.kproxy.state.PersistentMap;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
- * What the kernel holds for one family when a plan is applied: virtual servers with their real
- * servers, the addresses on {@code kube-ipvs0}, the members of every ipset, and the
- * {@code KUBE-IPVS-OUT-FILTER} rules. Built from the service ports' parts in key order; an object
- * two ports want (two ports of one Service share the cluster IP's address, the health-check node
- * port) is held once. A virtual server two ports claim goes to the first port in key order and
- * the conflict is reported ({@link #conflicts()}), so that a full render and an incremental one
- * agree. Also read back from a kernel ({@link KernelReader}). Immutable once built.
- *
- * @param family    the family
- * @param services  virtual servers by key
- * @param reals     real servers of each virtual server, by {@code ip:port}
- * @param addresses the addresses on {@code kube-ipvs0}
- * @param entries   the members of each set (every set present, possibly empty)
- * @param outFilter the {@code KUBE-IPVS-OUT-FILTER} rules, in service-port order
- * @param conflicts the virtual servers dropped because an earlier port claimed them
+ * The {@link Image} of a family's plan, kept up to date per service port ({@link #with}) in
+ * persistent maps, so that a plan derived from another by a few changes shares the rest and
+ * costs O(change): every virtual server with the ports that claim it (the first in service-port
+ * order wins, and the others are reported as conflicts, so that full and incremental renders
+ * agree), and how many ports want each address and each set member (two ports of one Service
+ * share the cluster IP's address, a health-check node port is the Service's). Immutable.
  */
-record FamilyImage(IpFamily family, SortedMap<VsKey, VirtualServer> services, SortedMap<VsKey, SortedMap<String, RealServer>> reals,
-        SortedSet<IpAddress> addresses, Map<IpSets, SortedSet<String>> entries, List<String> outFilter, List<String> conflicts) {
+final class FamilyImage implements Image {
 
-    FamilyImage {
-        services = Collections.unmodifiableSortedMap(services);
-        reals = Collections.unmodifiableSortedMap(reals);
-        addresses = Collections.unmodifiableSortedSet(addresses);
-        entries = Collections.unmodifiableMap(entries);
-        outFilter = List.copyOf(outFilter);
-        conflicts = List.copyOf(conflicts);
+    private final IpFamily family;
+    private final PersistentMap<VsKey, PersistentMap<ServicePortName, VsEntry>> claims;
+    private final PersistentMap<IpAddress, Integer> addressRefs;
+    private final Map<IpSets, PersistentMap<String, Integer>> entryRefs;
+    private final PersistentMap<ServicePortName, List<String>> outFilters;
+    private final PersistentMap<VsKey, Boolean> conflicted;
+
+    private FamilyImage(IpFamily family, PersistentMap<VsKey, PersistentMap<ServicePortName, VsEntry>> claims,
+            PersistentMap<IpAddress, Integer> addressRefs, Map<IpSets, PersistentMap<String, Integer>> entryRefs,
+            PersistentMap<ServicePortName, List<String>> outFilters, PersistentMap<VsKey, Boolean> conflicted) {
+        this.family = family;
+        this.claims = claims;
+        this.addressRefs = addressRefs;
+        this.entryRefs = entryRefs;
+        this.outFilters = outFilters;
+        this.conflicted = conflicted;
     }
 
-    /** The image of a family's parts, in their (service-port) order. */
-    static FamilyImage of(IpFamily family, Iterable<PortPart> parts) {
-        TreeMap<VsKey, VirtualServer> services = new TreeMap<>();
-        TreeMap<VsKey, SortedMap<String, RealServer>> reals = new TreeMap<>();
-        TreeSet<IpAddress> addresses = new TreeSet<>();
-        EnumMap<IpSets, SortedSet<String>> entries = emptySets();
-        List<String> outFilter = new ArrayList<>();
-        List<String> conflicts = new ArrayList<>();
-        Map<VsKey, String> owner = new TreeMap<>();
-        for (PortPart part : parts) {
-            for (VsEntry e : part.services()) {
-                VsKey k = e.vs().key();
-                String first = owner.putIfAbsent(k, part.name().toString());
-                if (first != null) {
-                    conflicts.add(k + " of " + part.name() + " is already " + first + "'s");
-                    continue;
+    static FamilyImage empty(IpFamily family) {
+        EnumMap<IpSets, PersistentMap<String, Integer>> e = new EnumMap<>(IpSets.class);
+        for (IpSets s : IpSets.values()) {
+            e.put(s, PersistentMap.empty());
+        }
+        return new FamilyImage(family, PersistentMap.empty(), PersistentMap.empty(), Collections.unmodifiableMap(e), PersistentMap.empty(),
+                PersistentMap.empty());
+    }
+
+    /** This image with {@code old}'s contributions replaced by {@code next}'s (either may be null). */
+    FamilyImage with(ServicePortName name, PortPart old, PortPart next) {
+        var c = claims;
+        var a = addressRefs;
+        var k = conflicted;
+        EnumMap<IpSets, PersistentMap<String, Integer>> e = new EnumMap<>(entryRefs);
+        if (old != null) {
+            for (VsEntry v : old.services()) {
+                PersistentMap<ServicePortName, VsEntry> had = c.get(v.vs().key());
+                if (had != null && had.get(name) != null) {
+                    PersistentMap<ServicePortName, VsEntry> m = had.minus(name);
+                    c = m.isEmpty() ? c.minus(v.vs().key()) : c.plus(v.vs().key(), m);
+                    k = m.size() > 1 ? k : k.minus(v.vs().key());
                 }
-                services.put(k, e.vs());
-                TreeMap<String, RealServer> rs = new TreeMap<>();
-                e.reals().forEach(r -> rs.put(r.hostPort(), r));
-                reals.put(k, rs);
-                if (e.bind()) {
-                    addresses.add(k.address());
+                if (v.bind()) {
+                    a = count(a, v.vs().key().address(), -1);
                 }
             }
-            part.entries().forEach(se -> entries.get(se.set()).add(se.entry()));
-            outFilter.addAll(part.outFilter());
+            for (SetEntry s : old.entries()) {
+                e.put(s.set(), count(e.get(s.set()), s.entry(), -1));
+            }
         }
-        return new FamilyImage(family, services, reals, addresses, entries, outFilter, conflicts);
+        if (next != null) {
+            for (VsEntry v : next.services()) {
+                PersistentMap<ServicePortName, VsEntry> m = c.get(v.vs().key());
+                m = m == null ? PersistentMap.empty() : m;
+                // One port naming one virtual server twice (an external IP that is also its LB IP): the first stands.
+                if (m.get(name) == null) {
+                    m = m.plus(name, v);
+                    c = c.plus(v.vs().key(), m);
+                    k = m.size() > 1 ? k.plus(v.vs().key(), true) : k;
+                }
+                if (v.bind()) {
+                    a = count(a, v.vs().key().address(), 1);
+                }
+            }
+            for (SetEntry s : next.entries()) {
+                e.put(s.set(), count(e.get(s.set()), s.entry(), 1));
+            }
+        }
+        var o = next == null || next.outFilter().isEmpty() ? outFilters.minus(name) : outFilters.plus(name, next.outFilter());
+        return new FamilyImage(family, c, a, Collections.unmodifiableMap(e), o, k);
     }
 
-    static EnumMap<IpSets, SortedSet<String>> emptySets() {
-        EnumMap<IpSets, SortedSet<String>> m = new EnumMap<>(IpSets.class);
-        for (IpSets s : IpSets.values()) {
-            m.put(s, new TreeSet<>());
+    private static <K extends Comparable<? super K>> PersistentMap<K, Integer> count(PersistentMap<K, Integer> m, K key, int delta) {
+        Integer n = m.get(key);
+        int next = (n == null ? 0 : n) + delta;
+        if (next < 0) {
+            throw new IllegalStateException("reference count below zero for " + key);
         }
-        return m;
+        return next == 0 ? m.minus(key) : m.plus(key, next);
+    }
+
+    private Optional<VsEntry> winner(VsKey key) {
+        PersistentMap<ServicePortName, VsEntry> m = claims.get(key);
+        return m == null ? Optional.empty() : Optional.of(m.values().iterator().next());
+    }
+
+    @Override
+    public IpFamily family() {
+        return family;
+    }
+
+    @Override
+    public Optional<VirtualServer> service(VsKey key) {
+        return winner(key).map(VsEntry::vs);
+    }
+
+    @Override
+    public SortedMap<String, RealServer> reals(VsKey key) {
+        TreeMap<String, RealServer> rs = new TreeMap<>();
+        winner(key).ifPresent(w -> w.reals().forEach(r -> rs.put(r.hostPort(), r)));
+        return rs;
+    }
+
+    @Override
+    public Collection<VsKey> serviceKeys() {
+        return claims.keySet();
+    }
+
+    @Override
+    public int serviceCount() {
+        return claims.size();
+    }
+
+    @Override
+    public boolean bound(IpAddress address) {
+        return addressRefs.get(address) != null;
+    }
+
+    @Override
+    public Collection<IpAddress> addresses() {
+        return addressRefs.keySet();
+    }
+
+    @Override
+    public boolean member(IpSets set, String entry) {
+        return entryRefs.get(set).get(entry) != null;
+    }
+
+    @Override
+    public Collection<String> members(IpSets set) {
+        return entryRefs.get(set).keySet();
     }
 
     boolean empty(IpSets set) {
-        return entries.get(set).isEmpty();
+        return entryRefs.get(set).isEmpty();
+    }
+
+    /** The {@code KUBE-IPVS-OUT-FILTER} rules, in service-port order. */
+    List<String> outFilter() {
+        List<String> out = new ArrayList<>();
+        outFilters.values().forEach(out::addAll);
+        return out;
+    }
+
+    @Override
+    public List<String> conflicts() {
+        List<String> out = new ArrayList<>();
+        for (VsKey key : conflicted.keySet()) {
+            var it = claims.get(key).keySet().iterator();
+            ServicePortName first = it.next();
+            it.forEachRemaining(other -> out.add(key + " of " + other + " is already " + first + "'s"));
+        }
+        return out;
     }
 }

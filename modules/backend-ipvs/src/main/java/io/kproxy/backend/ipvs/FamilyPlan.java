@@ -6,23 +6,30 @@ import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
 
 /**
- * One family's desired ipvs state: every service port's {@link PortPart} in a persistent map (a
- * plan derived by a few {@link #with} calls shares the rest), and the node-wide inputs. The
- * kernel image and the iptables text are derived once, on first demand. Immutable and
- * thread-safe (two threads racing on the first derivation compute equal values).
+ * One family's desired ipvs state: every service port's {@link PortPart} and the
+ * {@link FamilyImage} they add up to, both persistent (a plan derived by a few {@link #with}
+ * calls shares the rest, and costs O(change)), and the node-wide inputs of the helper rules,
+ * whose text is derived once, on first demand. Immutable and thread-safe (two threads racing on
+ * the first derivation compute equal values).
  */
 final class FamilyPlan {
 
     private final IpFamily family;
     private final NodeWide nodeWide;
     private final PersistentMap<ServicePortName, PortPart> parts;
-    private volatile FamilyImage image;
+    private final FamilyImage image;
     private volatile String iptables;
 
-    FamilyPlan(IpFamily family, NodeWide nodeWide, PersistentMap<ServicePortName, PortPart> parts) {
+    private FamilyPlan(IpFamily family, NodeWide nodeWide, PersistentMap<ServicePortName, PortPart> parts, FamilyImage image) {
         this.family = family;
         this.nodeWide = nodeWide;
         this.parts = parts;
+        this.image = image;
+    }
+
+    /** A plan without service ports. */
+    static FamilyPlan empty(IpFamily family, NodeWide nodeWide) {
+        return new FamilyPlan(family, nodeWide, PersistentMap.empty(), FamilyImage.empty(family));
     }
 
     IpFamily family() {
@@ -43,23 +50,18 @@ final class FamilyPlan {
         if (old == null && next == null || old != null && old.equals(next)) {
             return this;
         }
-        return new FamilyPlan(family, nodeWide, next == null ? parts.minus(name) : parts.plus(name, next));
+        return new FamilyPlan(family, nodeWide, next == null ? parts.minus(name) : parts.plus(name, next), image.with(name, old, next));
     }
 
     FamilyImage image() {
-        FamilyImage i = image;
-        if (i == null) {
-            i = FamilyImage.of(family, parts.values());
-            image = i;
-        }
-        return i;
+        return image;
     }
 
     /** The family's {@code iptables-restore} input ({@link IptablesRules}). */
     String iptables() {
         String t = iptables;
         if (t == null) {
-            t = IptablesRules.render(image(), nodeWide.masqueradeAll(), nodeWide.masqueradeBit(), nodeWide.detector(), nodeWide.randomFully());
+            t = IptablesRules.render(image, nodeWide.masqueradeAll(), nodeWide.masqueradeBit(), nodeWide.detector(), nodeWide.randomFully());
             iptables = t;
         }
         return t;
@@ -73,7 +75,7 @@ final class FamilyPlan {
         }
         b.append("# ").append(family == IpFamily.IPV4 ? "iptables-restore" : "ip6tables-restore").append(" --noflush\n");
         b.append(iptables());
-        image().conflicts().forEach(c -> b.append("# conflict: ").append(c).append('\n'));
+        image.conflicts().forEach(c -> b.append("# conflict: ").append(c).append('\n'));
         return b.toString();
     }
 

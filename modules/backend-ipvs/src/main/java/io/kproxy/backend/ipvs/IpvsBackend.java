@@ -155,7 +155,7 @@ final class IpvsBackend implements Backend {
             return true;
         }
         long ours = k.virtualServers().stream().filter(vs -> !settings.excluded(vs.key().address())).count();
-        return ours == last.get().v4().image().services().size() + last.get().v6().image().services().size();
+        return ours == last.get().v4().image().serviceCount() + last.get().v6().image().serviceCount();
     }
 
     @Override

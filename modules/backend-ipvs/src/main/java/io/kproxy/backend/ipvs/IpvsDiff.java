@@ -11,12 +11,14 @@ import io.kproxy.model.IpFamily;
 import io.kproxy.model.Protocol;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The ordered kernel operations that take a kernel holding {@code last} to {@code desired}, as
@@ -30,16 +32,18 @@ import java.util.TreeMap;
  */
 final class IpvsDiff {
 
-    /** What the kernel is known to hold for one family: from the last plan, or read from the kernel. */
-    record Known(FamilyImage image, Optional<String> iptables) {
+    /**
+     * What the kernel is known to hold for one family: from the last plan (with the plan, so that
+     * a partial diff visits only the service ports that changed), or read from the kernel.
+     */
+    record Known(Image image, Optional<String> iptables, Optional<FamilyPlan> plan) {
     }
 
     private IpvsDiff() {
     }
 
     static Transaction diff(Optional<IpvsPlan> last, IpvsPlan desired, SyncOptions options, Draining draining) {
-        Optional<Map<IpFamily, Known>> known = last.map(l -> Map.of(IpFamily.IPV4, new Known(l.v4().image(), Optional.of(l.v4().iptables())),
-                IpFamily.IPV6, new Known(l.v6().image(), Optional.of(l.v6().iptables()))));
+        Optional<Map<IpFamily, Known>> known = last.map(l -> Map.of(IpFamily.IPV4, known(l.v4()), IpFamily.IPV6, known(l.v6())));
         boolean full = last.isEmpty() || options.forceFull();
         return diff(known.orElse(Map.of(IpFamily.IPV4, empty(IpFamily.IPV4), IpFamily.IPV6, empty(IpFamily.IPV6))), desired, options.now(), full,
                 draining, false);
@@ -51,7 +55,11 @@ final class IpvsDiff {
     }
 
     static Known empty(IpFamily f) {
-        return new Known(FamilyImage.of(f, List.of()), Optional.empty());
+        return new Known(KernelImage.empty(f), Optional.empty(), Optional.empty());
+    }
+
+    private static Known known(FamilyPlan p) {
+        return new Known(p.image(), Optional.of(p.iptables()), Optional.of(p));
     }
 
     private static Transaction diff(Map<IpFamily, Known> known, IpvsPlan desired, Instant now, boolean full, Draining draining, boolean takeover) {
@@ -100,31 +108,37 @@ final class IpvsDiff {
 
     private static void family(List<Op> ops, Known last, FamilyPlan desired, boolean full, Draining draining, Deferred deferred,
             IpvsSettings takeover) {
-        FamilyImage l = last.image();
-        FamilyImage d = desired.image();
-        for (VirtualServer vs : d.services().values()) {
-            VirtualServer was = l.services().get(vs.key());
-            SortedMap<String, RealServer> want = d.reals().get(vs.key());
-            if (was == null) {
-                ops.add(new Op.AddVs(vs));
-                want.values().forEach(r -> ops.add(new Op.AddRs(vs.key(), r)));
+        Image l = last.image();
+        Image d = desired.image();
+        // A partial diff looks only at what the changed service ports touch; a full one at everything.
+        Optional<Touched> touched = full ? Optional.empty() : last.plan().map(p -> Touched.between(p, desired));
+        SortedSet<VsKey> services = touched.map(t -> t.services).orElseGet(() -> union(l.serviceKeys(), d.serviceKeys()));
+        for (VsKey k : services) {
+            Optional<VirtualServer> want = d.service(k);
+            if (want.isEmpty()) {
                 continue;
             }
-            if (!was.equals(vs)) {
-                ops.add(new Op.EditVs(vs));
+            Optional<VirtualServer> was = l.service(k);
+            if (was.isEmpty()) {
+                ops.add(new Op.AddVs(want.get()));
+                d.reals(k).values().forEach(r -> ops.add(new Op.AddRs(k, r)));
+                continue;
             }
-            reals(ops, vs.key(), l.reals().get(vs.key()), want, draining, deferred);
+            if (!was.get().equals(want.get())) {
+                ops.add(new Op.EditVs(want.get()));
+            }
+            reals(ops, k, l.reals(k), d.reals(k), draining, deferred);
         }
-        for (IpAddress a : d.addresses()) {
-            if (!l.addresses().contains(a)) {
+        SortedSet<IpAddress> addresses = touched.map(t -> t.addresses).orElseGet(() -> union(l.addresses(), d.addresses()));
+        for (IpAddress a : addresses) {
+            if (d.bound(a) && !l.bound(a)) {
                 ops.add(new Op.AddAddress(a));
             }
         }
         for (IpSets set : IpSets.values()) {
-            SortedSet<String> had = l.entries().get(set);
-            SortedSet<String> want = d.entries().get(set);
-            had.stream().filter(e -> !want.contains(e)).forEach(e -> ops.add(new Op.DelEntry(set.name(d.family()), e)));
-            want.stream().filter(e -> !had.contains(e)).forEach(e -> ops.add(new Op.AddEntry(set.name(d.family()), e)));
+            SortedSet<String> members = touched.map(t -> t.members.get(set)).orElseGet(() -> union(l.members(set), d.members(set)));
+            members.stream().filter(e -> l.member(set, e) && !d.member(set, e)).forEach(e -> ops.add(new Op.DelEntry(set.name(d.family()), e)));
+            members.stream().filter(e -> d.member(set, e) && !l.member(set, e)).forEach(e -> ops.add(new Op.AddEntry(set.name(d.family()), e)));
         }
         if (full || !last.iptables().equals(Optional.of(desired.iptables()))) {
             ops.add(new Op.Restore(d.family(), desired.iptables()));
@@ -132,13 +146,13 @@ final class IpvsDiff {
         if (full) {
             IptablesRules.JUMPS.forEach(j -> ops.add(new Op.Jump(d.family(), j)));
         }
-        for (IpAddress a : l.addresses()) {
-            if (!d.addresses().contains(a)) {
+        for (IpAddress a : addresses) {
+            if (l.bound(a) && !d.bound(a)) {
                 ops.add(new Op.DelAddress(a));
             }
         }
-        for (VsKey k : l.services().keySet()) {
-            if (!d.services().containsKey(k) && (takeover == null || !takeover.excluded(k.address()))) {
+        for (VsKey k : services) {
+            if (l.service(k).isPresent() && d.service(k).isEmpty() && (takeover == null || !takeover.excluded(k.address()))) {
                 ops.add(new Op.DelVs(k));
                 draining.due().keySet().stream().filter(r -> r.vs().equals(k)).forEach(deferred::gone);
             }
@@ -148,15 +162,20 @@ final class IpvsDiff {
             if (k.vs().address().family() != d.family() || e.getValue().isAfter(deferred.now)) {
                 continue;
             }
-            SortedMap<String, RealServer> want = d.reals().get(k.vs());
-            if (want == null) {
+            if (d.service(k.vs()).isEmpty()) {
                 // Its virtual server is gone (deleted above, or before): nothing left to drain.
                 deferred.gone(k);
-            } else if (!want.containsKey(VsKey.hostPort(k.address(), k.port()))) {
+            } else if (!d.reals(k.vs()).containsKey(VsKey.hostPort(k.address(), k.port()))) {
                 ops.add(new Op.Reap(k.vs(), k.address(), k.port()));
                 deferred.drained(k);
             }
         }
+    }
+
+    private static <T extends Comparable<? super T>> SortedSet<T> union(Collection<T> a, Collection<T> b) {
+        TreeSet<T> u = new TreeSet<>(a);
+        u.addAll(b);
+        return u;
     }
 
     /** The real-server changes of one virtual server both sides have. */

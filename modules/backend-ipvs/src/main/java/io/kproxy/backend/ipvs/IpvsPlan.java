@@ -1,14 +1,12 @@
 package io.kproxy.backend.ipvs;
 
 import io.kproxy.backend.RulesetHash;
-import io.kproxy.backend.ipvs.spi.RealServer;
-import io.kproxy.backend.ipvs.spi.VirtualServer;
+import io.kproxy.backend.ipvs.spi.VsKey;
 import io.kproxy.backend.spi.MemoizedPlan;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.SortedMap;
 
 /**
  * The ipvs plan: one {@link FamilyPlan} per family, the ipvs settings it was rendered with, and
@@ -80,21 +78,20 @@ final class IpvsPlan extends MemoizedPlan {
     @Override
     public String loadableText(IpFamily family) {
         FamilyPlan f = family(family);
-        FamilyImage img = f.image();
+        Image img = f.image();
         StringBuilder b = new StringBuilder("# ip\nip link add ").append(PartText.DUMMY).append(" type dummy\n");
         for (IpAddress a : img.addresses()) {
             b.append(PartText.addressLine("add", a)).append('\n');
         }
         b.append("# ipvsadm-restore\n");
-        for (VirtualServer vs : img.services().values()) {
-            b.append(PartText.addService(vs)).append('\n');
-            SortedMap<String, RealServer> rs = img.reals().get(vs.key());
-            rs.values().forEach(r -> b.append(PartText.addReal(vs.key(), r)).append('\n'));
+        for (VsKey k : img.serviceKeys()) {
+            b.append(PartText.addService(img.service(k).orElseThrow())).append('\n');
+            img.reals(k).values().forEach(r -> b.append(PartText.addReal(k, r)).append('\n'));
         }
         b.append("# ipset restore\n");
         for (IpSets s : IpSets.values()) {
             b.append(s.spec(family).createLine()).append('\n');
-            img.entries().get(s).forEach(e -> b.append("add ").append(s.name(family)).append(' ').append(e).append('\n'));
+            img.members(s).forEach(e -> b.append("add ").append(s.name(family)).append(' ').append(e).append('\n'));
         }
         b.append("# ").append(family == IpFamily.IPV4 ? "iptables" : "ip6tables").append("-restore --noflush\n").append(f.iptables());
         b.append("# jumps (iptables -t <table>)\n");

@@ -51,13 +51,14 @@ final class KernelReader {
                 reals.put(vs.key(), rs);
             }
             TreeSet<IpAddress> addresses = new TreeSet<>(bound.stream().filter(a -> a.family() == f).toList());
-            EnumMap<IpSets, SortedSet<String>> entries = FamilyImage.emptySets();
+            EnumMap<IpSets, SortedSet<String>> entries = new EnumMap<>(IpSets.class);
             for (IpSets s : IpSets.values()) {
+                entries.put(s, new TreeSet<>());
                 if (sets.contains(s.name(f))) {
                     entries.get(s).addAll(kernel.setEntries(s.name(f)));
                 }
             }
-            out.put(f, new IpvsDiff.Known(new FamilyImage(f, services, reals, addresses, entries, List.of(), List.of()), Optional.empty()));
+            out.put(f, new IpvsDiff.Known(new KernelImage(f, services, reals, addresses, entries), Optional.empty(), Optional.empty()));
         }
         return out;
     }

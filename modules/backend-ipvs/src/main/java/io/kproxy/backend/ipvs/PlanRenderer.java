@@ -4,7 +4,6 @@ import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.FamilyState;
 import io.kproxy.state.NodeState;
-import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import java.util.Optional;
@@ -54,11 +53,11 @@ final class PlanRenderer {
     private FamilyPlan family(NodeState state, IpFamily f) {
         FamilyState fs = state.family(f);
         PartRenderer r = new PartRenderer(fs, settings);
-        PersistentMap<ServicePortName, PortPart> parts = PersistentMap.empty();
+        FamilyPlan plan = FamilyPlan.empty(f, nodeWide(state, f));
         for (ServicePortState s : fs.ports().values()) {
-            parts = parts.plus(s.name(), r.render(s));
+            plan = plan.with(s.name(), r.render(s));
         }
-        return new FamilyPlan(f, nodeWide(state, f), parts);
+        return plan;
     }
 
     private NodeWide nodeWide(NodeState state, IpFamily f) {

@@ -91,6 +91,23 @@ class IncrementalDiffTest {
     }
 
     @Test
+    void anExternalIpThatIsAlsoTheLoadBalancerIpIsOneVirtualServerAndGoesCleanly() throws Exception {
+        String before = kernel.dump();
+        specs.add(IpvsStates.web().with(p -> {
+            p.name = "both";
+            p.clusterIP = "172.30.0.98";
+            p.externalIPs.add("192.168.99.40");
+            p.lbIPs.add("192.168.99.40");
+            return p;
+        }));
+        Transaction added = sync(specs);
+        assertThat(added.text()).containsOnlyOnce("ipvsadm -A -t 192.168.99.40:80").containsOnlyOnce("ip address add 192.168.99.40/32");
+        specs.removeLast();
+        sync(specs);
+        assertThat(kernel.dump()).isEqualTo(before);
+    }
+
+    @Test
     void theTextIsWhatApplyRuns() throws Exception {
         specs.add(IpvsStates.web().with(p -> {
             p.name = "web2";
