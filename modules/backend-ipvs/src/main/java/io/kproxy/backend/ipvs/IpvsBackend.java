@@ -11,7 +11,9 @@ import io.kproxy.backend.ipvs.spi.IpvsKernel;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
 import io.kproxy.model.IpFamily;
+import io.kproxy.model.ServicePortName;
 import io.kproxy.state.NodeState;
+import io.kproxy.state.PersistentMap;
 import io.kproxy.state.StateDelta;
 import java.time.Clock;
 import java.util.List;
@@ -75,23 +77,35 @@ final class IpvsBackend implements Backend {
         return IpvsDiff.fromKernel(KernelReader.read(applier.kernel()), ipvs(desired), options.now(), applier.draining());
     }
 
-    /** One line per service port newly skipped as bad input, and per virtual-server conflict. */
+    /** One line per service port newly skipped as bad input, and per virtual-server conflict when they change. */
     private static void report(Optional<IpvsPlan> last, IpvsPlan desired) {
         for (IpFamily f : IpFamily.values()) {
             FamilyPlan d = desired.family(f);
-            Optional<FamilyPlan> l = last.map(p -> p.family(f));
-            if (l.isPresent() && l.get().parts() == d.parts()) {
-                continue;
-            }
-            for (PortPart p : d.parts().values()) {
-                if (p.skipped().isPresent() && l.map(x -> x.parts().get(p.name())).filter(p::equals).isEmpty()) {
-                    LOG.warn("decision=skip-service-port mode=ipvs service_port={} family={} reason=\"{}\"", p.name(), f, p.skipped().get());
+            PersistentMap<ServicePortName, PortPart> before = last.map(p -> p.family(f).parts()).orElse(PersistentMap.empty());
+            before.diff(d.parts(), new PersistentMap.DiffVisitor<>() {
+                @Override
+                public void added(ServicePortName key, PortPart value) {
+                    skipped(f, value);
                 }
-            }
-            if (!d.image().conflicts().equals(l.map(x -> x.image().conflicts()).orElse(List.of()))) {
-                d.image().conflicts().forEach(c -> LOG.warn("decision=skip-virtual-server mode=ipvs family={} reason=\"{}\"", f, c));
+
+                @Override
+                public void removed(ServicePortName key, PortPart value) {
+                }
+
+                @Override
+                public void changed(ServicePortName key, PortPart was, PortPart now) {
+                    skipped(f, now);
+                }
+            });
+            List<String> conflicts = d.image().conflicts();
+            if (!conflicts.equals(last.map(p -> p.family(f).image().conflicts()).orElse(List.of()))) {
+                conflicts.forEach(c -> LOG.warn("decision=skip-virtual-server mode=ipvs family={} reason=\"{}\"", f, c));
             }
         }
+    }
+
+    private static void skipped(IpFamily f, PortPart p) {
+        p.skipped().ifPresent(r -> LOG.warn("decision=skip-service-port mode=ipvs service_port={} family={} reason=\"{}\"", p.name(), f, r));
     }
 
     @Override
