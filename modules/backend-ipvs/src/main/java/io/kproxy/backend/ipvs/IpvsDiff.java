@@ -23,12 +23,14 @@ import java.util.TreeSet;
 /**
  * The ordered kernel operations that take a kernel holding {@code last} to {@code desired}, as
  * upstream's {@code syncProxyRules} reconciles ({@code pkg/proxy/ipvs/proxier.go}), but computed
- * from two values instead of from listing the kernel at every sync. Per family: virtual servers
+ * from two images ({@link Image}) instead of from listing the kernel at every sync; a partial
+ * diff looks only at the objects the changed service ports touch ({@link Touched}). Per family: virtual servers
  * added or changed with their real servers, new addresses on {@code kube-ipvs0}, set members
  * (deleted, then added), the helper chains when their text changed, stale addresses unbound,
  * stale virtual servers deleted, then the due graceful-termination checks. A full transaction
  * first ensures the dummy device, the sysctls, the IPVS timeouts, every set and the jumps, and
- * always rewrites the helper chains. Nothing changed: no operation. Pure.
+ * always rewrites the helper chains. Nothing changed: no operation. Pure in its arguments (the
+ * draining real servers are one of them).
  */
 final class IpvsDiff {
 
@@ -77,7 +79,7 @@ final class IpvsDiff {
         }
         Deferred deferred = new Deferred(now, draining);
         for (IpFamily f : IpFamily.values()) {
-            family(ops, known.get(f), desired.family(f), full, draining, deferred, takeover ? desired.settings() : null);
+            family(ops, known.get(f), desired.family(f), full, draining, deferred, takeover, desired.settings());
         }
         return new Transaction(IpvsProvider.MODE, full ? SyncKind.FULL : SyncKind.PARTIAL, ops.size(), text(ops),
                 desired.withDeferred(deferred.next()));
@@ -106,8 +108,9 @@ final class IpvsDiff {
         }
     }
 
+    /** One family's operations; a takeover leaves the virtual servers inside {@code excludeCIDRs} alone. */
     private static void family(List<Op> ops, Known last, FamilyPlan desired, boolean full, Draining draining, Deferred deferred,
-            IpvsSettings takeover) {
+            boolean takeover, IpvsSettings settings) {
         Image l = last.image();
         Image d = desired.image();
         // A partial diff looks only at what the changed service ports touch; a full one at everything.
@@ -152,7 +155,7 @@ final class IpvsDiff {
             }
         }
         for (VsKey k : services) {
-            if (l.service(k).isPresent() && d.service(k).isEmpty() && (takeover == null || !takeover.excluded(k.address()))) {
+            if (l.service(k).isPresent() && d.service(k).isEmpty() && !(takeover && settings.excluded(k.address()))) {
                 ops.add(new Op.DelVs(k));
                 draining.due().keySet().stream().filter(r -> r.vs().equals(k)).forEach(deferred::gone);
             }
