@@ -123,12 +123,13 @@ final class Agent implements AutoCloseable {
     }
 
     /**
-     * What this build can run: the modes of the installed backends, and the local journal (the
-     * only event log {@link #start} wires; {@code kafka} is configurable but not built yet).
+     * What this build can run: the modes of the installed backends that can program a kernel
+     * ({@link KernelModes}), and the local journal (the only event log {@link #start} wires;
+     * {@code kafka} is configurable but not built yet).
      */
     static Availability availability() {
         Set<ProxyMode> modes = EnumSet.noneOf(ProxyMode.class);
-        BackendProvider.all().forEach(p -> ProxyMode.fromApiName(p.mode()).ifPresent(modes::add));
+        KernelModes.all().forEach(p -> ProxyMode.fromApiName(p.mode()).ifPresent(modes::add));
         return new Availability(modes, EnumSet.of(KproxyConfig.EventLogType.LOCAL));
     }
 
@@ -216,7 +217,7 @@ final class Agent implements AutoCloseable {
      * KUBE-* chains). Best effort: a failure is logged, the agent starts anyway.
      */
     private static void cleanupOtherModes(BackendProvider mine) {
-        for (BackendProvider other : BackendProvider.all()) {
+        for (BackendProvider other : KernelModes.all()) {
             if (other.mode().equals(mine.mode())) {
                 continue;
             }

@@ -155,10 +155,10 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Upstream's {@code --cleanup}: every installed mode's leftovers, then exit. */
+    /** Upstream's {@code --cleanup}: every installed mode's leftovers (of the modes that can program a kernel), then exit. */
     private static int cleanup() {
         int failed = 0;
-        for (BackendProvider p : BackendProvider.all()) {
+        for (BackendProvider p : KernelModes.all()) {
             try (Backend b = p.create()) {
                 b.cleanup();
                 LOG.info("decision=cleaned-up mode={}", p.mode());

@@ -72,6 +72,11 @@ class RenderCommandTest {
         Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "iptables");
         assertThat(r.exit()).as(r.err()).isEqualTo(3);
         assertThat(r.out()).contains("*nat").contains("KUBE-SERVICES").contains("-A KUBE-SERVICES").contains("172.30.0.10");
+        // ipvs renders too (its kernel access is not built: run refuses the mode, render does not need it).
+        Run ipvs = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "ipvs");
+        assertThat(ipvs.exit()).as(ipvs.err()).isEqualTo(3);
+        assertThat(ipvs.out()).contains("# demo/web:http tcp\n-A -t 172.30.0.10:80 -s rr\n").contains("add KUBE-CLUSTER-IP 172.30.0.10,tcp:80")
+                .contains("ip address add 172.30.0.10/32 dev kube-ipvs0").contains("-A KUBE-SERVICES -s 127.0.0.0/8 -j RETURN");
     }
 
     /** Issue 19, item 8: one family per output, with the jumps the agent ensures outside its restore text. */
@@ -94,9 +99,9 @@ class RenderCommandTest {
 
     @Test
     void aModeWithoutAnInstalledBackendIsRefused() {
-        Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "ipvs");
+        Run r = run("render", "--objects", OBJECTS.toString(), "--node", "node-a", "--mode", "kernelspace");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("no backend for mode ipvs (installed: ").contains("nftables").contains("iptables");
+        assertThat(r.err()).contains("no backend for mode kernelspace (installed: ").contains("nftables").contains("iptables").contains("ipvs");
         assertThat(r.out()).isEmpty();
     }
 

@@ -75,6 +75,20 @@ class TimeTravelCommandsTest {
         assertThat(audit.err()).isEmpty();
     }
 
+    /** Issue 21: render --at and diff work in ipvs mode through the same code paths (ipvs renders; it cannot run yet). */
+    @Test
+    void renderAtAndDiffInIpvsMode() {
+        RenderCommandTest.Run at = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--mode", "ipvs");
+        assertThat(at.exit()).as(at.err()).isZero();
+        assertThat(at.out()).startsWith("# IPv4 ipsets (ipset save)\n").contains("-a -t 172.30.0.20:80 -r 10.0.1.11:8081 -m -w 1\n");
+        RenderCommandTest.Run diff = run("diff", "--journal", SAMPLE.toString(), "--from", "2026-11-22T03:10:00Z", "--to", "2026-11-22T03:15:00Z",
+                "--mode", "ipvs");
+        assertThat(diff.exit()).as(diff.err()).isZero();
+        assertThat(diff.out()).contains("node-wide rules unchanged").contains("== shop/checkout\n")
+                .contains("- -a -t 172.30.0.20:80 -r 10.0.1.11:8080 -m -w 1\n").contains("+ -a -t 172.30.0.20:80 -r 10.0.1.11:8081 -m -w 1\n")
+                .contains("#854 2026-11-22T03:12:05.000Z EndpointSliceObserved shop/checkout-j6ts4");
+    }
+
     @Test
     void journalInspectAndVerify() {
         RenderCommandTest.Run inspect = run("journal", "inspect", SAMPLE.toString());
@@ -121,9 +135,9 @@ class TimeTravelCommandsTest {
         assertThat(both.err()).contains("exactly one of --at=TIME or --offset=N");
         RenderCommandTest.Run mixed = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--node", "n");
         assertThat(mixed.exit()).isEqualTo(2);
-        RenderCommandTest.Run mode = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--mode", "ipvs");
+        RenderCommandTest.Run mode = run("render", "--journal", SAMPLE.toString(), "--at", BAD_TIME, "--mode", "kernelspace");
         assertThat(mode.exit()).isEqualTo(2);
-        assertThat(mode.err()).contains("no backend for mode ipvs (installed: iptables, nftables)");
+        assertThat(mode.err()).contains("no backend for mode kernelspace (installed: iptables, ipvs, nftables)");
     }
 
     @Test

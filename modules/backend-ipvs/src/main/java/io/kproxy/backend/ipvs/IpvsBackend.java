@@ -1,0 +1,201 @@
+package io.kproxy.backend.ipvs;
+
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.ConntrackFilter;
+import io.kproxy.backend.ConntrackFilters;
+import io.kproxy.backend.KernelException;
+import io.kproxy.backend.Plan;
+import io.kproxy.backend.SyncOptions;
+import io.kproxy.backend.Transaction;
+import io.kproxy.backend.ipvs.spi.IpvsKernel;
+import io.kproxy.backend.spi.ConntrackPort;
+import io.kproxy.backend.spi.KernelPort;
+import io.kproxy.model.IpFamily;
+import io.kproxy.model.ServicePortName;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.PersistentMap;
+import io.kproxy.state.StateDelta;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ipvs {@link Backend}. Render is pure ({@link PlanRenderer}); diff is pure in the two plans,
+ * the options and the snapshot of draining real servers the backend holds (what the kernel's
+ * connection counts decided, as upstream's graceful-termination manager holds it;
+ * docs/backends/ipvs.md). Apply, cleanup and the probe go through the {@link IpvsKernel}; when
+ * built with a {@link KernelPort} the transaction text also goes to that port first.
+ */
+final class IpvsBackend implements Backend {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IpvsBackend.class);
+
+    private final PlanRenderer renderer;
+    private final Applier applier;
+    private final Optional<KernelPort> textPort;
+    private final ConntrackPort conntrack;
+    private final IpvsSettings settings;
+    /** The result of the last successful apply, for the probe; empty before the first and after a failure. */
+    private volatile Optional<IpvsPlan> lastApplied = Optional.empty();
+
+    IpvsBackend(IpvsSettings settings, boolean randomFully, IpvsKernel kernel, Optional<KernelPort> textPort,
+            ConntrackPort conntrack, Clock clock) {
+        this.settings = settings;
+        this.renderer = new PlanRenderer(settings, randomFully);
+        this.applier = new Applier(kernel, clock);
+        this.textPort = textPort;
+        this.conntrack = conntrack;
+    }
+
+    @Override
+    public String mode() {
+        return IpvsProvider.MODE;
+    }
+
+    @Override
+    public Plan render(NodeState state) {
+        return renderer.render(state);
+    }
+
+    @Override
+    public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
+        return renderer.renderIncremental(ipvs(previous), state, delta);
+    }
+
+    @Override
+    public Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options) {
+        Optional<IpvsPlan> last = lastApplied.map(IpvsBackend::ipvs);
+        report(last, ipvs(desired));
+        return IpvsDiff.diff(last, ipvs(desired), options, applier.draining());
+    }
+
+    @Override
+    public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
+        report(Optional.empty(), ipvs(desired));
+        return IpvsDiff.fromKernel(KernelReader.read(applier.kernel()), ipvs(desired), options.now(), applier.draining());
+    }
+
+    /** One line per service port newly skipped as bad input, and per virtual-server conflict when they change. */
+    private static void report(Optional<IpvsPlan> last, IpvsPlan desired) {
+        for (IpFamily f : IpFamily.values()) {
+            FamilyPlan d = desired.family(f);
+            PersistentMap<ServicePortName, PortPart> before = last.map(p -> p.family(f).parts()).orElse(PersistentMap.empty());
+            before.diff(d.parts(), new PersistentMap.DiffVisitor<>() {
+                @Override
+                public void added(ServicePortName key, PortPart value) {
+                    skipped(f, value);
+                }
+
+                @Override
+                public void removed(ServicePortName key, PortPart value) {
+                }
+
+                @Override
+                public void changed(ServicePortName key, PortPart was, PortPart now) {
+                    skipped(f, now);
+                }
+            });
+            List<String> conflicts = d.image().conflicts();
+            if (!conflicts.equals(last.map(p -> p.family(f).image().conflicts()).orElse(List.of()))) {
+                conflicts.forEach(c -> LOG.warn("decision=skip-virtual-server mode=ipvs family={} reason=\"{}\"", f, c));
+            }
+        }
+    }
+
+    private static void skipped(IpFamily f, PortPart p) {
+        p.skipped().ifPresent(r -> LOG.warn("decision=skip-service-port mode=ipvs service_port={} family={} reason=\"{}\"", p.name(), f, r));
+    }
+
+    @Override
+    public void apply(Transaction transaction) throws KernelException {
+        if (transaction.isEmpty()) {
+            return;
+        }
+        long start = System.nanoTime();
+        List<Op> ops = OpParser.parse(transaction.text());
+        lastApplied = Optional.empty();
+        if (textPort.isPresent()) {
+            textPort.get().apply(transaction.text());
+        }
+        applier.apply(ops);
+        applier.forgetOutside(ipvs(transaction.result()));
+        lastApplied = Optional.of(ipvs(transaction.result()));
+        LOG.info("ipvs apply kind={} operations={} draining={} millis={}", transaction.kind(), ops.size(), applier.draining().due().size(),
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * IPVS has no dry run: the check reads the transaction back ({@link OpParser}), so a text
+     * that is not the backend's own is refused, and hands it to the text port's check if any.
+     */
+    @Override
+    public void check(Transaction transaction) throws KernelException {
+        if (transaction.isEmpty()) {
+            return;
+        }
+        try {
+            OpParser.parse(transaction.text());
+        } catch (IllegalArgumentException e) {
+            throw new KernelException(KernelException.Kind.FATAL, e.getMessage());
+        }
+        if (textPort.isPresent()) {
+            textPort.get().check(transaction.text());
+        }
+    }
+
+    @Override
+    public void cleanup() throws KernelException {
+        Cleanup.run(applier.kernel(), settings);
+    }
+
+    /**
+     * The dummy device and the cluster-IP set are there (an {@code ipvsadm -C}-and-cleanup by
+     * someone else removes them), and the kernel holds as many virtual servers outside
+     * {@code excludeCIDRs} as the last applied plan (one added or deleted behind kproxy's back).
+     * Upstream reconciles against the kernel at every sync; here a false answer makes the engine's
+     * next sync a full one from the kernel ({@link #diffFromKernel}). One dump of the virtual
+     * servers; real servers are not compared.
+     */
+    @Override
+    public boolean rulesIntact() throws KernelException {
+        IpvsKernel k = applier.kernel();
+        if (!k.linkExists(PartText.DUMMY) || !k.sets().contains(IpSets.CLUSTER_IP.name(IpFamily.IPV4))) {
+            return false;
+        }
+        Optional<IpvsPlan> last = lastApplied;
+        if (last.isEmpty()) {
+            return true;
+        }
+        long ours = k.virtualServers().stream().filter(vs -> !settings.excluded(vs.key().address())).count();
+        return ours == last.get().v4().image().serviceCount() + last.get().v6().image().serviceCount();
+    }
+
+    @Override
+    public List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state) {
+        return ConntrackFilters.of(delta, state);
+    }
+
+    @Override
+    public int cleanConntrack(List<ConntrackFilter> filters) throws KernelException {
+        return filters.isEmpty() ? 0 : conntrack.delete(filters);
+    }
+
+    @Override
+    public void close() {
+        // The kernel port's resources belong to whoever made it.
+    }
+
+    /** The draining real servers, for tests. */
+    Draining draining() {
+        return applier.draining();
+    }
+
+    static IpvsPlan ipvs(Plan plan) {
+        if (plan instanceof IpvsPlan p) {
+            return p;
+        }
+        throw new IllegalArgumentException("not an ipvs plan: " + plan.mode());
+    }
+}

@@ -1,0 +1,67 @@
+package io.kproxy.backend.ipvs;
+
+import io.kproxy.model.IpFamily;
+import io.kproxy.model.ServicePortName;
+import io.kproxy.state.FamilyState;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.ServicePortState;
+import io.kproxy.state.StateDelta;
+import java.util.Optional;
+
+/**
+ * NodeState to {@link IpvsPlan}, from scratch or on top of the previous plan (only the ports the
+ * delta names are rendered again). Pure and thread-safe for given settings.
+ */
+final class PlanRenderer {
+
+    private final IpvsSettings settings;
+    private final boolean randomFully;
+
+    PlanRenderer(IpvsSettings settings, boolean randomFully) {
+        this.settings = settings;
+        this.randomFully = randomFully;
+    }
+
+    IpvsPlan render(NodeState state) {
+        return new IpvsPlan(family(state, IpFamily.IPV4), family(state, IpFamily.IPV6), settings, Optional.empty());
+    }
+
+    /**
+     * A node or settings change (node addresses, NodePort addresses, the detector, the mark)
+     * renders everything again; otherwise the delta's ports only. The previous plan's deferred
+     * work carries over: the kernel still holds what it was about.
+     */
+    IpvsPlan renderIncremental(IpvsPlan previous, NodeState state, StateDelta delta) {
+        if (delta.nodeChanged() || delta.settingsChanged() || !previous.settings().equals(settings)
+                || !previous.v4().nodeWide().equals(nodeWide(state, IpFamily.IPV4))
+                || !previous.v6().nodeWide().equals(nodeWide(state, IpFamily.IPV6))) {
+            return render(state).withDeferred(previous.nextDeferredWork());
+        }
+        FamilyPlan v4 = previous.v4();
+        FamilyPlan v6 = previous.v6();
+        PartRenderer r4 = new PartRenderer(state.ipv4(), settings);
+        PartRenderer r6 = new PartRenderer(state.ipv6(), settings);
+        for (ServicePortName name : delta.changedPorts()) {
+            ServicePortState s4 = state.ipv4().ports().get(name);
+            ServicePortState s6 = state.ipv6().ports().get(name);
+            v4 = v4.with(name, s4 == null ? null : r4.render(s4));
+            v6 = v6.with(name, s6 == null ? null : r6.render(s6));
+        }
+        return new IpvsPlan(v4, v6, settings, previous.nextDeferredWork());
+    }
+
+    private FamilyPlan family(NodeState state, IpFamily f) {
+        FamilyState fs = state.family(f);
+        PartRenderer r = new PartRenderer(fs, settings);
+        FamilyPlan plan = FamilyPlan.empty(f, nodeWide(state, f));
+        for (ServicePortState s : fs.ports().values()) {
+            plan = plan.with(s.name(), r.render(s));
+        }
+        return plan;
+    }
+
+    private NodeWide nodeWide(NodeState state, IpFamily f) {
+        return new NodeWide(state.settings().masqueradeAll(), state.settings().iptablesMasqueradeBit(), state.family(f).localDetector(),
+                randomFully);
+    }
+}

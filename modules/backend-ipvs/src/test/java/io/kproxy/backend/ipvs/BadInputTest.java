@@ -1,0 +1,105 @@
+package io.kproxy.backend.ipvs;
+
+import static io.kproxy.backend.testkit.States.ep;
+import static io.kproxy.backend.testkit.States.port;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.kproxy.backend.MemoryKernelPort;
+import io.kproxy.backend.SyncOptions;
+import io.kproxy.backend.Transaction;
+import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
+import io.kproxy.backend.testkit.States;
+import io.kproxy.model.IpFamily;
+import io.kproxy.testkit.SettableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input is skipped whole and reported, never half-applied, and the rest of the node is
+ * programmed: a cluster IP that is a node address, more real servers than one virtual server
+ * takes, two Services claiming one virtual server; an unknown scheduler is refused before any
+ * plan exists.
+ */
+class BadInputTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+
+    private static IpvsPlan render(List<States.PortSpec> specs) {
+        return new PlanRenderer(IpvsSettings.DEFAULT, true).render(IpvsStates.state(specs));
+    }
+
+    private static String applied(List<States.PortSpec> specs) throws Exception {
+        MemoryIpvsKernel kernel = new MemoryIpvsKernel();
+        IpvsBackend b = IpvsProvider.create(IpvsSettings.DEFAULT, kernel, new MemoryKernelPort(), new SettableClock(T0));
+        Transaction tx = b.diff(Optional.empty(), b.render(IpvsStates.state(specs)), SyncOptions.at(T0));
+        b.apply(tx);
+        return kernel.dump();
+    }
+
+    @Test
+    void aClusterIpThatIsANodeAddressIsSkippedWhole() throws Exception {
+        States.PortSpec bad = port("ns", "bad", "p", "192.168.0.2", 80).with(p -> {
+            p.nodePort = 30111;
+            p.endpoints.add(ep("10.180.0.1", 80, true));
+            return p;
+        });
+        IpvsPlan plan = render(List.of(bad, IpvsStates.web()));
+        assertThat(plan.rulesetText()).contains("# ns/bad:p tcp\n# skipped: cluster IP 192.168.0.2 is an address of this node");
+        String kernel = applied(List.of(bad, IpvsStates.web()));
+        assertThat(kernel).doesNotContain("30111").doesNotContain("10.180.0.1,tcp:80,").contains("172.30.0.41");
+        assertThat(kernel).doesNotContain("link kube-ipvs0 [172.30.0.41, 192.168.0.2]");
+    }
+
+    @Test
+    void moreRealServersThanAVirtualServerTakesIsSkipped() throws Exception {
+        States.PortSpec huge = port("ns", "huge", "p", "172.30.0.60", 80).with(p -> {
+            for (int i = 0; i <= PartRenderer.MAX_REAL_SERVERS; i++) {
+                p.endpoints.add(ep("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255), 80, false));
+            }
+            return p;
+        });
+        IpvsPlan plan = render(List.of(huge, IpvsStates.web()));
+        PortPart part = plan.v4().parts().values().stream().filter(p -> p.name().service().name().equals("huge")).findFirst().orElseThrow();
+        assertThat(part.skipped()).contains("65536 real servers exceed 65535 per virtual server");
+        assertThat(part.services()).isEmpty();
+        assertThat(part.entries()).isEmpty();
+        assertThat(plan.v4().image().serviceCount()).isEqualTo(1);
+    }
+
+    @Test
+    void twoServicesClaimingOneVirtualServerLeaveItToTheFirst() throws Exception {
+        States.PortSpec a = port("ns", "a", "p", "172.30.0.61", 80).with(p -> {
+            p.externalIPs.add("192.168.99.1");
+            p.endpoints.add(ep("10.180.0.1", 80, false));
+            return p;
+        });
+        States.PortSpec b = port("ns", "b", "p", "172.30.0.62", 80).with(p -> {
+            p.externalIPs.add("192.168.99.1");
+            p.endpoints.add(ep("10.180.0.2", 80, false));
+            return p;
+        });
+        IpvsPlan plan = render(List.of(b, a));
+        assertThat(plan.v4().image().conflicts()).containsExactly("-t 192.168.99.1:80 of ns/b:p is already ns/a:p's");
+        assertThat(plan.rulesetText()).contains("# conflict: -t 192.168.99.1:80 of ns/b:p is already ns/a:p's");
+        assertThat(applied(List.of(a, b))).contains("vs VirtualServer[key=-t 192.168.99.1:80, scheduler=rr, flags=0, timeoutSeconds=0]\n"
+                + "  rs RealServer[address=10.180.0.1, port=80, weight=1, forwarding=MASQUERADE]\ncreate ").contains("172.30.0.62");
+        assertThat(plan.v4().image().serviceKeys().stream().mapToInt(k -> plan.v4().image().reals(k).size()).sum()).isEqualTo(3);
+    }
+
+    @Test
+    void anUnknownSchedulerIsRefusedBeforeAnyPlan() {
+        assertThatThrownBy(() -> new IpvsSettings("fastest", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ipvs.scheduler").hasMessageContaining("fastest");
+        assertThatThrownBy(() -> new IpvsSettings("rr", List.of(), false, Duration.ofSeconds(-1), Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        IpvsSettings mh = new IpvsSettings("mh", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+        IpvsPlan plan = new PlanRenderer(mh, true).render(IpvsStates.state(List.of(IpvsStates.web())));
+        assertThat(plan.rulesetText()).contains("-A -t 172.30.0.41:80 -s mh -b mh-port\n");
+        assertThat(new IpvsSettings("", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO).scheduler()).isEqualTo("rr");
+        assertThat(plan.loadableText(IpFamily.IPV6)).contains("# ipvsadm-restore");
+    }
+}
