@@ -118,6 +118,22 @@ final class NlWriter {
         return Math.toIntExact(start);
     }
 
+    /**
+     * Starts a message with its {@code nlmsghdr} only (length patched by {@link #endMessage}); the
+     * caller writes the family's own header (generic netlink's {@code genlmsghdr}, rtnetlink's
+     * {@code ifinfomsg}, …) with {@link #putBytes}. Returns the start.
+     */
+    int beginHeader(int type, int flags, int seq) {
+        align();
+        long start = pos;
+        putU32Host(0); // length, patched
+        putU16Host(type);
+        putU16Host(flags);
+        putU32Host(seq);
+        putU32Host(0); // port id: the kernel
+        return Math.toIntExact(start);
+    }
+
     void endMessage(int start) {
         align();
         setU32Host(start, Math.toIntExact(pos - start));
@@ -149,6 +165,31 @@ final class NlWriter {
             b[i] = (byte) (value >>> (56 - 8 * i));
         }
         attr(type, b);
+    }
+
+    /** A 16-bit attribute in host byte order (generic netlink's and rtnetlink's own integers). */
+    void u16Host(int type, int value) {
+        align();
+        ensure(6);
+        putU16Host(6);
+        putU16Host(type);
+        putU16Host(value);
+        align();
+    }
+
+    /** A 32-bit attribute in host byte order. */
+    void u32Host(int type, int value) {
+        align();
+        ensure(8);
+        putU16Host(8);
+        putU16Host(type);
+        putU32Host(value);
+        align();
+    }
+
+    /** A 16-bit attribute in network byte order (ports). */
+    void u16Be(int type, int value) {
+        attr(type, new byte[] {(byte) (value >>> 8), (byte) value});
     }
 
     void u8(int type, int value) {
