@@ -69,7 +69,10 @@ public final class RtnlClient implements AutoCloseable {
         return index[0] < 0 ? OptionalInt.empty() : OptionalInt.of(index[0]);
     }
 
-    /** The addresses of link {@code name}, IPv4 and IPv6, in the kernel's order; ENODEV when there is no such link. */
+    /**
+     * The addresses of link {@code name}, IPv4 and IPv6, in the kernel's order, including the IPv6
+     * link-local address the kernel gives a link that is up; ENODEV when there is no such link.
+     */
     public List<LinkAddress> addresses(String name) throws NetlinkRequestException {
         int index = requireIndex(name);
         List<LinkAddress> out = new ArrayList<>();

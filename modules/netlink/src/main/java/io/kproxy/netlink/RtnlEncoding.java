@@ -68,7 +68,7 @@ final class RtnlEncoding {
     /** {@code RTM_GETLINK} by name: one answer, the link with its index. */
     static NlWriter getLink(String name) {
         NlWriter w = new NlWriter(64);
-        int s = w.beginHeader(RTM_GETLINK, NfBatch.NLM_F_REQUEST, 0);
+        int s = w.beginHeader(RTM_GETLINK, NfBatch.NLM_F_REQUEST | NlChannel.NLM_F_ACK, 0);
         ifinfomsg(w, 0, 0, 0);
         w.string(IFLA_IFNAME, name);
         w.endMessage(s);
