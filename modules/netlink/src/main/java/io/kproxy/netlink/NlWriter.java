@@ -103,19 +103,13 @@ final class NlWriter {
      * resource id in network order). Returns the start, for {@link #endMessage}.
      */
     int beginMessage(int type, int flags, int seq, int family, int resId) {
-        align();
-        long start = pos;
-        putU32Host(0); // length, patched
-        putU16Host(type);
-        putU16Host(flags);
-        putU32Host(seq);
-        putU32Host(0); // port id: the kernel
+        int start = beginHeader(type, flags, seq);
         ensure(4);
         put((byte) family);
         put((byte) 0); // NFNETLINK_V0
         put((byte) (resId >>> 8));
         put((byte) resId);
-        return Math.toIntExact(start);
+        return start;
     }
 
     /**

@@ -27,17 +27,7 @@ public final class IpvsBenchScenario {
     }
 
     public static void main(String[] args) {
-        try {
-            int services = Integer.parseInt(args[0]);
-            int dests = Integer.parseInt(args[1]);
-            run(services, dests);
-            System.out.println("SCENARIO PASS");
-            System.exit(0);
-        } catch (Throwable t) {
-            t.printStackTrace(System.out);
-            System.out.println("SCENARIO FAIL " + t);
-            System.exit(1);
-        }
+        UmlScenario.exit(() -> run(Integer.parseInt(args[0]), Integer.parseInt(args[1])));
     }
 
     static InetAddress v4(int base, int index) throws UnknownHostException {

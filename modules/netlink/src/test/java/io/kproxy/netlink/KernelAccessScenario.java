@@ -35,15 +35,7 @@ public final class KernelAccessScenario {
     }
 
     public static void main(String[] args) {
-        try {
-            flows();
-            System.out.println("SCENARIO PASS");
-            System.exit(0);
-        } catch (Throwable t) {
-            t.printStackTrace(System.out);
-            System.out.println("SCENARIO FAIL " + t);
-            System.exit(1);
-        }
+        UmlScenario.exit(KernelAccessScenario::flows);
     }
 
     static void flows() throws Exception {
