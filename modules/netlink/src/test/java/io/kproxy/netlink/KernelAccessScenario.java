@@ -58,6 +58,11 @@ public final class KernelAccessScenario {
                 traffic(new Probe(n, 2000), "node", null);
                 changes(node, ipvs);
             }
+            try (RtnlClient rtnl = RtnlClient.open(ns)) {
+                assertThat(rtnl.deleteLink("kube-ipvs0")).isTrue();
+                assertThat(rtnl.linkIndex("kube-ipvs0")).isEmpty();
+                assertThat(node.tryExecWithInput(null, "ip", "link", "show", "kube-ipvs0").exitCode()).isNotZero();
+            }
         }
         System.out.println("flows took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }

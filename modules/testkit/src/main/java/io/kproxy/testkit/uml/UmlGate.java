@@ -23,7 +23,7 @@ public final class UmlGate {
         if (missing == null) {
             return;
         }
-        String why = "UML test needs " + missing + " (apt-get install user-mode-linux ipvsadm kmod busybox-static)";
+        String why = "UML test needs " + missing + " (apt-get install -y user-mode-linux ipvsadm kmod busybox-static)";
         if (KernelTests.required()) {
             throw new AssertionFailedError(why + " (" + KernelTests.REQUIRE_ENV + "=1: a missing capability is a failure)");
         }
@@ -43,7 +43,8 @@ public final class UmlGate {
                 return "the '" + t + "' tool";
             }
         }
-        if (!Files.isDirectory(Path.of(Uml.HOST_WORK_ROOT)) && !Path.of(Uml.HOST_WORK_ROOT).getParent().toFile().canWrite()) {
+        Path root = Path.of(Uml.HOST_WORK_ROOT);
+        if (!Files.isWritable(Files.isDirectory(root) ? root : root.getParent())) {
             return "a writable " + Uml.HOST_WORK_ROOT;
         }
         return null;
