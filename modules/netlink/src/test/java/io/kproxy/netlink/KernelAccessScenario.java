@@ -21,8 +21,9 @@ import java.util.Set;
  *
  * <pre>
  *  cli 10.0.3.2 --vc-- node 10.0.3.1 | 10.0.1.1 --vp1-- pod1 10.0.1.11
+ *  fd00:10:3::2             fd00:10:3::1 | fd00:10:1::1     fd00:10:1::11
  *                      kube-ipvs0     | 10.0.2.1 --vp2-- pod2 10.0.2.12
- *                      10.96.0.10/32, fd00:96::10/128
+ *      10.96.0.10/32, fd00:96::10/128 | fd00:10:2::1     fd00:10:2::12
  * </pre>
  *
  * Prints {@code SCENARIO PASS} and exits 0, or prints the failure and exits 1.
@@ -30,6 +31,7 @@ import java.util.Set;
 public final class KernelAccessScenario {
 
     static final String VIP = "10.96.0.10";
+    static final String VIP6 = "fd00:96::10";
 
     private KernelAccessScenario() {
     }
@@ -41,10 +43,10 @@ public final class KernelAccessScenario {
     static void flows() throws Exception {
         long t0 = System.nanoTime();
         try (NetNs node = NetNs.create("node"); NetNs pod1 = NetNs.create("pod1"); NetNs pod2 = NetNs.create("pod2"); NetNs cli = NetNs.create("cli")) {
-            link(node, pod1, "vp1", "10.0.1.1", "10.0.1.11");
-            link(node, pod2, "vp2", "10.0.2.1", "10.0.2.12");
-            link(node, cli, "vc", "10.0.3.1", "10.0.3.2");
-            node.exec("sysctl", "-qw", "net.ipv4.ip_forward=1");
+            link(node, pod1, "vp1", 1, 11);
+            link(node, pod2, "vp2", 2, 12);
+            link(node, cli, "vc", 3, 2);
+            node.exec("sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1");
             Optional<String> ns = Optional.of(node.name());
             dummyAndAddresses(node, ns);
             ipsets(node, ns);
@@ -54,8 +56,9 @@ public final class KernelAccessScenario {
                     EchoServer s1 = EchoServer.start(p1, "pod1", 8080); EchoServer s2 = EchoServer.start(p2, "pod2", 8080)) {
                 assertThat(List.of(s1.name(), s2.name())).containsExactly("pod1", "pod2");
                 virtualServices(node, ipvs);
-                traffic(new Probe(c, 2000), "cli", "10.0.3.2");
-                traffic(new Probe(n, 2000), "node", null);
+                traffic(new Probe(c, 2000), "cli", VIP, "10.0.3.2");
+                traffic(new Probe(n, 2000), "node", VIP, null);
+                traffic(new Probe(c, 2000), "cli", VIP6, "fd00:10:3::2");
                 changes(node, ipvs);
             }
             try (RtnlClient rtnl = RtnlClient.open(ns)) {
@@ -67,13 +70,17 @@ public final class KernelAccessScenario {
         System.out.println("flows took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 
-    private static void link(NetNs node, NetNs other, String dev, String nodeIp, String otherIp) {
+    /** A veth pair between the node (10.0.{net}.1, fd00:10:{net}::1) and another namespace (host part {host}), default routes via the node. */
+    private static void link(NetNs node, NetNs other, String dev, int net, int host) {
         node.exec("ip", "link", "add", dev, "type", "veth", "peer", "name", "eth0", "netns", other.name());
-        node.exec("ip", "addr", "add", nodeIp + "/24", "dev", dev);
+        node.exec("ip", "addr", "add", "10.0." + net + ".1/24", "dev", dev);
+        node.exec("ip", "addr", "add", "fd00:10:" + net + "::1/64", "dev", dev, "nodad");
         node.exec("ip", "link", "set", dev, "up");
-        other.exec("ip", "addr", "add", otherIp + "/24", "dev", "eth0");
+        other.exec("ip", "addr", "add", "10.0." + net + "." + host + "/24", "dev", "eth0");
+        other.exec("ip", "addr", "add", "fd00:10:" + net + "::" + host + "/64", "dev", "eth0", "nodad");
         other.exec("ip", "link", "set", "eth0", "up");
-        other.exec("ip", "route", "add", "default", "via", nodeIp);
+        other.exec("ip", "route", "add", "default", "via", "10.0." + net + ".1");
+        other.exec("ip", "-6", "route", "add", "default", "via", "fd00:10:" + net + "::1");
     }
 
     private static void dummyAndAddresses(NetNs node, Optional<String> ns) throws Exception {
@@ -160,7 +167,13 @@ public final class KernelAccessScenario {
             ops.add(new IpvsOp.AddDestination(s, IpvsDestination.masquerade(InetAddress.getByName("10.0.1.11"), 8080, 1)));
             ops.add(new IpvsOp.AddDestination(s, IpvsDestination.masquerade(InetAddress.getByName("10.0.2.12"), 8080, 1)));
         }
-        IpvsService v6 = IpvsService.of(InetAddress.getByName("fd00:96::10"), IpvsProtocol.TCP, 443, "wrr").persistent(10800);
+        for (IpvsProtocol p : List.of(IpvsProtocol.TCP, IpvsProtocol.UDP)) {
+            IpvsService s = IpvsService.of(InetAddress.getByName(VIP6), p, 80, "rr");
+            ops.add(new IpvsOp.AddService(s));
+            ops.add(new IpvsOp.AddDestination(s, IpvsDestination.masquerade(InetAddress.getByName("fd00:10:1::11"), 8080, 1)));
+            ops.add(new IpvsOp.AddDestination(s, IpvsDestination.masquerade(InetAddress.getByName("fd00:10:2::12"), 8080, 1)));
+        }
+        IpvsService v6 = IpvsService.of(InetAddress.getByName(VIP6), IpvsProtocol.TCP, 443, "wrr").persistent(10800);
         ops.add(new IpvsOp.AddService(v6));
         ops.add(new IpvsOp.AddDestination(v6, IpvsDestination.masquerade(InetAddress.getByName("fd00:10:1::11"), 8443, 3)));
         ipvs.apply(ops);
@@ -171,10 +184,13 @@ public final class KernelAccessScenario {
         System.out.println(ln);
         List<String> rows = ln.lines().map(l -> String.join(" ", l.strip().split("\\s+"))).toList();
         assertThat(rows).contains("TCP 10.96.0.10:80 rr", "UDP 10.96.0.10:80 rr", "-> 10.0.1.11:8080 Masq 1 0 0", "-> 10.0.2.12:8080 Masq 1 0 0",
-                "TCP [fd00:96::10]:443 wrr persistent 10800", "-> [fd00:10:1::11]:8443 Masq 3 0 0");
+                "TCP [fd00:96::10]:443 wrr persistent 10800", "-> [fd00:10:1::11]:8443 Masq 3 0 0", "UDP [fd00:96::10]:80 rr",
+                "-> [fd00:10:2::12]:8080 Masq 1 0 0");
         assertThat(node.exec("ipvsadm", "-L", "--timeout")).contains("Timeout (tcp tcpfin udp): 900 120 300");
 
-        assertThat(ipvs.services()).containsExactlyInAnyOrder(IpvsService.of(vip, IpvsProtocol.TCP, 80, "rr"), IpvsService.of(vip, IpvsProtocol.UDP, 80, "rr"), v6);
+        InetAddress vip6 = InetAddress.getByName(VIP6);
+        assertThat(ipvs.services()).containsExactlyInAnyOrder(IpvsService.of(vip, IpvsProtocol.TCP, 80, "rr"), IpvsService.of(vip, IpvsProtocol.UDP, 80, "rr"),
+                IpvsService.of(vip6, IpvsProtocol.TCP, 80, "rr"), IpvsService.of(vip6, IpvsProtocol.UDP, 80, "rr"), v6);
         assertThat(ipvs.destinations(v6)).containsExactly(IpvsDestination.masquerade(InetAddress.getByName("fd00:10:1::11"), 8443, 3));
         // Refused operations are named; the others are applied (IPVS has no transactions).
         IpvsService missing = IpvsService.of(InetAddress.getByName("10.96.9.9"), IpvsProtocol.TCP, 80, "rr");
@@ -194,19 +210,19 @@ public final class KernelAccessScenario {
     }
 
     /** Ten TCP connections and ten UDP exchanges to the virtual service reach both real servers, unmasqueraded. */
-    private static void traffic(Probe probe, String from, String source) {
+    private static void traffic(Probe probe, String from, String vip, String source) {
         for (String proto : List.of("tcp", "udp")) {
             Set<String> servers = new HashSet<>();
             for (int i = 0; i < 10; i++) {
-                Outcome o = proto.equals("tcp") ? probe.tcp(null, VIP, 80) : probe.udp(null, 0, VIP, 80);
-                assertThat(o.kind()).as(from + " " + proto + " probe " + i).isEqualTo(Outcome.Kind.REPLY);
+                Outcome o = proto.equals("tcp") ? probe.tcp(null, vip, 80) : probe.udp(null, 0, vip, 80);
+                assertThat(o.kind()).as(from + " " + proto + " " + vip + " probe " + i).isEqualTo(Outcome.Kind.REPLY);
                 if (source != null) {
                     assertThat(o.seenSource()).isEqualTo(source);
                 }
                 servers.add(o.server());
             }
             assertThat(servers).as(from + " " + proto + " backends").containsExactlyInAnyOrder("pod1", "pod2");
-            System.out.println("traffic ok: " + from + " " + proto + " reached " + servers);
+            System.out.println("traffic ok: " + from + " " + proto + " " + vip + " reached " + servers);
         }
     }
 

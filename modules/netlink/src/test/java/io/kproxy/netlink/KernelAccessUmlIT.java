@@ -22,7 +22,8 @@ class KernelAccessUmlIT {
         UmlResult r = Uml.run(UmlOptions.ipvs(Duration.ofMinutes(4)), Uml.java(KernelAccessScenario.class.getName()));
         System.out.println(r.output());
         String out = r.requireSuccess();
-        assertThat(out).contains("SCENARIO PASS").contains("traffic ok: cli tcp").contains("traffic ok: node udp");
+        assertThat(out).contains("SCENARIO PASS").contains("traffic ok: cli tcp 10.96.0.10").contains("traffic ok: node udp 10.96.0.10")
+                .contains("traffic ok: cli udp fd00:96::10");
         assertThat(r.console()).doesNotContain("modprobe-failed");
         System.out.println("uml boot=" + r.bootTime().toMillis() + "ms scenario=" + r.commandTime().toMillis() + "ms");
     }
