@@ -1,5 +1,7 @@
 package io.kproxy.netlink;
 
+import java.util.List;
+
 /**
  * Resolves a generic netlink family's id by name ({@code CTRL_CMD_GETFAMILY} to the controller,
  * {@code include/uapi/linux/genetlink.h}): the id is assigned when the family registers, e.g.
@@ -38,7 +40,7 @@ final class GenlFamily {
         channel.request(request(name), "CTRL_CMD_GETFAMILY " + name,
                 r -> id[0] = r.attrs(HEADER).u16(CTRL_ATTR_FAMILY_ID, -1));
         if (id[0] < 0) {
-            throw new NetlinkRequestException(java.util.List.of(new NetlinkRequestException.Failure(-1, "CTRL_CMD_GETFAMILY " + name,
+            throw new NetlinkRequestException(List.of(new NetlinkRequestException.Failure(-1, "CTRL_CMD_GETFAMILY " + name,
                     Errno.ENOENT, "no family id in the answer")), false);
         }
         return id[0];

@@ -55,7 +55,7 @@ public final class IpsetClient implements AutoCloseable {
         }
         int[] rev = {-1};
         channel.request(IpsetEncoding.typeRequest(s.type().kernelName(), IpsetEncoding.family(s)), "TYPE " + key,
-                r -> rev[0] = r.attrs(4).u8(IpsetEncoding.ATTR_REVISION, -1));
+                r -> rev[0] = r.attrs(IpsetEncoding.NFGENMSG).u8(IpsetEncoding.ATTR_REVISION, -1));
         if (rev[0] < 0) {
             throw new NetlinkRequestException(List.of(new NetlinkRequestException.Failure(-1, "TYPE " + key, Errno.ENOENT, "no revision")), false);
         }
@@ -88,7 +88,7 @@ public final class IpsetClient implements AutoCloseable {
         Map<String, Boolean> ipv6 = new LinkedHashMap<>();
         Map<String, List<IpsetEntry>> members = new LinkedHashMap<>();
         channel.request(IpsetEncoding.listRequest(set), "LIST " + (set.isEmpty() ? "(all)" : set), r -> {
-            NlAttrs a = r.attrs(4);
+            NlAttrs a = r.attrs(IpsetEncoding.NFGENMSG);
             String name = a.string(IpsetEncoding.ATTR_SETNAME);
             if (a.has(IpsetEncoding.ATTR_TYPENAME)) {
                 String type = a.string(IpsetEncoding.ATTR_TYPENAME);

@@ -23,6 +23,8 @@ final class IpsetEncoding {
     /** {@code IPSET_PROTOCOL_MIN}: every kernel since the protocol's introduction accepts it. */
     static final int PROTOCOL = 6;
     static final int NLA_F_NET_BYTEORDER = 0x4000;
+    /** The size of {@code struct nfgenmsg}, the header after {@code nlmsghdr}. */
+    static final int NFGENMSG = 4;
 
     static final int CMD_CREATE = 2;
     static final int CMD_DESTROY = 3;

@@ -4,6 +4,8 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 
@@ -118,7 +120,7 @@ final class IpvsEncoding {
         if (full) {
             w.string(SVC_SCHED_NAME, s.scheduler());
             byte[] flags = new byte[8];
-            java.nio.ByteBuffer.wrap(flags).order(java.nio.ByteOrder.nativeOrder()).putInt(s.flags()).putInt(-1); // struct ip_vs_flags {flags, mask}
+            ByteBuffer.wrap(flags).order(ByteOrder.nativeOrder()).putInt(s.flags()).putInt(-1); // struct ip_vs_flags {flags, mask}
             w.attr(SVC_FLAGS, flags);
             w.u32Host(SVC_TIMEOUT, s.timeoutSeconds());
             w.u32Host(SVC_NETMASK, netmask(s));
@@ -135,21 +137,21 @@ final class IpvsEncoding {
             return s.netmaskBits();
         }
         int mask = s.netmaskBits() == 0 ? 0 : -1 << (32 - s.netmaskBits());
-        return java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? Integer.reverseBytes(mask) : mask;
+        return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? Integer.reverseBytes(mask) : mask;
     }
 
     private static int netmaskBits(int af, int raw) {
         if (af == 10) {
             return raw;
         }
-        int mask = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? Integer.reverseBytes(raw) : raw;
+        int mask = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? Integer.reverseBytes(raw) : raw;
         return Integer.bitCount(mask);
     }
 
     static IpvsService decodeService(NlAttrs a) {
         int af = a.u16(SVC_AF, 2);
         byte[] flags = a.bytes(SVC_FLAGS);
-        int f = flags.length >= 4 ? java.nio.ByteBuffer.wrap(flags).order(java.nio.ByteOrder.nativeOrder()).getInt(0) : 0;
+        int f = flags.length >= 4 ? ByteBuffer.wrap(flags).order(ByteOrder.nativeOrder()).getInt(0) : 0;
         int fwmark = a.u32(SVC_FWMARK, 0);
         InetAddress address = fwmark != 0 && !a.has(SVC_ADDR) ? any(af) : address(a.bytes(SVC_ADDR), af);
         IpvsProtocol protocol = a.has(SVC_PROTOCOL) && a.u16(SVC_PROTOCOL, 0) != 0 ? IpvsProtocol.of(a.u16(SVC_PROTOCOL, 6)) : IpvsProtocol.TCP;

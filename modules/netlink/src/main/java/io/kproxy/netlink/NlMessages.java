@@ -63,11 +63,11 @@ final class NlMessages {
 
     /** The messages as text, one a line ({@link NlDump}), {@code headerExtra} bytes of family header skipped. */
     String dump(int headerExtra) {
-        return NlDump.messages(w.segment().asSlice(0, w.position()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), headerExtra);
+        return NlDump.messages(w.bytes(), headerExtra);
     }
 
     /** The bytes written, for tests. */
     byte[] bytes() {
-        return w.segment().asSlice(0, w.position()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return w.bytes();
     }
 }

@@ -40,6 +40,11 @@ final class NlWriter {
         return buf;
     }
 
+    /** A copy of what was written. */
+    byte[] bytes() {
+        return buf.asSlice(0, pos).toArray(ValueLayout.JAVA_BYTE);
+    }
+
     /** Forgets everything written after {@code position}. */
     void truncate(int position) {
         pos = position;

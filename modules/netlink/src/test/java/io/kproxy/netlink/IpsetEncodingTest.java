@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -83,10 +84,10 @@ class IpsetEncodingTest {
         int adt = w.beginNest(IpsetEncoding.ATTR_ADT);
         int d = w.beginNest(IpsetEncoding.ATTR_DATA);
         int start = 20 + 8 + 8 + 4; // nfgenmsg, PROTOCOL, SETNAME "X", DATA header
-        w.putBytes(java.util.Arrays.copyOfRange(add, start, add.length));
+        w.putBytes(Arrays.copyOfRange(add, start, add.length));
         w.endNest(d);
         w.endNest(adt);
-        byte[] reply = w.segment().asSlice(0, w.position()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] reply = w.bytes();
         assertThat(IpsetEncoding.entries(IpsetType.HASH_IP_PORT, NlAttrs.parse(reply, 0, reply.length)))
                 .containsExactly(new IpsetEntry.IpPort(InetAddress.getByName("10.96.0.10"), 6, 80));
     }

@@ -93,14 +93,14 @@ class IpvsEncodingTest {
         IpvsService s = new IpvsService(InetAddress.getByName("fd00::a"), IpvsProtocol.UDP, 53, 0, "wrr", IpvsService.PERSISTENT, 300, 64);
         NlWriter w = new NlWriter(128);
         IpvsEncoding.serviceNest(w, s, true);
-        byte[] bytes = w.segment().asSlice(0, w.position()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] bytes = w.bytes();
         NlAttrs nest = NlAttrs.parse(bytes, 0, bytes.length).nested(IpvsEncoding.CMD_ATTR_SERVICE);
         assertThat(IpvsEncoding.decodeService(nest)).isEqualTo(s);
 
         IpvsService fw = new IpvsService(InetAddress.getByName("0.0.0.0"), IpvsProtocol.TCP, 0, 7, "rr", 0, 0, 32);
         w = new NlWriter(128);
         IpvsEncoding.serviceNest(w, fw, true);
-        bytes = w.segment().asSlice(0, w.position()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        bytes = w.bytes();
         assertThat(IpvsEncoding.decodeService(NlAttrs.parse(bytes, 0, bytes.length).nested(IpvsEncoding.CMD_ATTR_SERVICE))).isEqualTo(fw);
         assertThat(fw.key()).isEqualTo("FWM 7 IPv4");
     }

@@ -1,6 +1,5 @@
 package io.kproxy.netlink;
 
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.HexFormat;
 
@@ -11,7 +10,7 @@ final class NlBytes {
     }
 
     static String hex(NlWriter w) {
-        return HexFormat.of().formatHex(w.segment().asSlice(0, w.position()).toArray(ValueLayout.JAVA_BYTE));
+        return HexFormat.of().formatHex(w.bytes());
     }
 
     static String hex(NlMessages m) {

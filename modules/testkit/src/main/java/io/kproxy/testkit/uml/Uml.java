@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -147,7 +149,7 @@ public final class Uml {
     private static final class ConsoleReader extends Thread {
         private final Process process;
         private final StringBuilder text = new StringBuilder();
-        private final java.util.Map<String, Long> marks = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<String, Long> marks = new ConcurrentHashMap<>();
 
         ConsoleReader(Process process) {
             super("uml-console-" + process.pid());

@@ -1,6 +1,7 @@
 package io.kproxy.testkit.uml;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -65,7 +66,7 @@ public record UmlOptions(int memoryMegabytes, Duration timeout, List<String> mod
     }
 
     public UmlOptions withEnv(Map<String, String> more) {
-        Map<String, String> all = new java.util.HashMap<>(env);
+        Map<String, String> all = new HashMap<>(env);
         all.putAll(more);
         return new UmlOptions(memoryMegabytes, timeout, modules, all);
     }
