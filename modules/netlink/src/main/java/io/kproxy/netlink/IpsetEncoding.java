@@ -67,8 +67,8 @@ final class IpsetEncoding {
         return s.type() == IpsetType.BITMAP_PORT ? NFPROTO_UNSPEC : s.ipv6() ? NFPROTO_IPV6 : NFPROTO_IPV4;
     }
 
-    private static int begin(NlMessages m, int cmd, String what) {
-        int s = m.begin(SUBSYS << 8 | cmd, 0, what);
+    private static int begin(NlMessages m, int cmd) {
+        int s = m.begin(SUBSYS << 8 | cmd, 0);
         nfgenmsg(m.writer());
         m.writer().u8(ATTR_PROTOCOL, PROTOCOL);
         return s;
@@ -81,31 +81,43 @@ final class IpsetEncoding {
 
     /** Every operation as one message, in order; {@code revisions} holds the revision to create each type with. */
     static NlMessages encode(List<IpsetOp> ops, Map<String, Integer> revisions) {
-        NlMessages m = new NlMessages(Math.max(256, ops.size() * 80));
+        NlMessages m = new NlMessages(Math.max(256, ops.size() * 80), i -> describe(ops.get(i)));
         for (IpsetOp op : ops) {
             switch (op) {
                 case IpsetOp.Create c -> create(m, c.spec(), revisions.get(revisionKey(c.spec())));
-                case IpsetOp.Destroy d -> named(m, CMD_DESTROY, "DESTROY", d.set());
-                case IpsetOp.Flush f -> named(m, CMD_FLUSH, "FLUSH", f.set());
+                case IpsetOp.Destroy d -> named(m, CMD_DESTROY, d.set());
+                case IpsetOp.Flush f -> named(m, CMD_FLUSH, f.set());
                 case IpsetOp.Swap s -> {
-                    int at = begin(m, CMD_SWAP, "SWAP " + s.set() + " " + s.other());
+                    int at = begin(m, CMD_SWAP);
                     m.writer().string(ATTR_SETNAME, s.set());
                     m.writer().string(ATTR_SETNAME2, s.other());
                     m.end(at);
                 }
-                case IpsetOp.Add a -> member(m, CMD_ADD, "ADD", a.set(), a.entry());
-                case IpsetOp.Delete d -> member(m, CMD_DEL, "DEL", d.set(), d.entry());
+                case IpsetOp.Add a -> member(m, CMD_ADD, a.set(), a.entry());
+                case IpsetOp.Delete d -> member(m, CMD_DEL, d.set(), d.entry());
             }
         }
         return m;
+    }
+
+    /** The operation as errors name it, in ipset's words: {@code ADD KUBE-CLUSTER-IP 10.96.0.10,tcp:80}. */
+    static String describe(IpsetOp op) {
+        return switch (op) {
+            case IpsetOp.Create c -> "CREATE " + c.spec().name() + " " + c.spec().type().kernelName();
+            case IpsetOp.Destroy d -> "DESTROY " + d.set();
+            case IpsetOp.Flush f -> "FLUSH " + f.set();
+            case IpsetOp.Swap s -> "SWAP " + s.set() + " " + s.other();
+            case IpsetOp.Add a -> "ADD " + a.set() + " " + a.entry().text();
+            case IpsetOp.Delete d -> "DEL " + d.set() + " " + d.entry().text();
+        };
     }
 
     static String revisionKey(IpsetSpec s) {
         return s.type().kernelName() + "/" + family(s);
     }
 
-    private static void named(NlMessages m, int cmd, String what, String set) {
-        int at = begin(m, cmd, what + " " + set);
+    private static void named(NlMessages m, int cmd, String set) {
+        int at = begin(m, cmd);
         m.writer().string(ATTR_SETNAME, set);
         m.end(at);
     }
@@ -115,7 +127,7 @@ final class IpsetEncoding {
             throw new IllegalArgumentException("no revision resolved for " + revisionKey(s));
         }
         NlWriter w = m.writer();
-        int at = begin(m, CMD_CREATE, "CREATE " + s.name() + " " + s.type().kernelName());
+        int at = begin(m, CMD_CREATE);
         w.string(ATTR_SETNAME, s.name());
         w.string(ATTR_TYPENAME, s.type().kernelName());
         w.u8(ATTR_REVISION, revision);
@@ -136,9 +148,9 @@ final class IpsetEncoding {
         m.end(at);
     }
 
-    private static void member(NlMessages m, int cmd, String what, String set, IpsetEntry e) {
+    private static void member(NlMessages m, int cmd, String set, IpsetEntry e) {
         NlWriter w = m.writer();
-        int at = begin(m, cmd, what + " " + set + " " + e.text());
+        int at = begin(m, cmd);
         w.string(ATTR_SETNAME, set);
         int data = w.beginNest(ATTR_DATA);
         switch (e) {

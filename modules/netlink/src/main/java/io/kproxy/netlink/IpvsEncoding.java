@@ -66,29 +66,41 @@ final class IpvsEncoding {
 
     /** Every operation as one message, in order, for the family id the controller gave. */
     static NlMessages encode(int familyId, List<IpvsOp> ops) {
-        NlMessages m = new NlMessages(Math.max(256, ops.size() * 96));
+        NlMessages m = new NlMessages(Math.max(256, ops.size() * 96), i -> describe(ops.get(i)));
         for (IpvsOp op : ops) {
             switch (op) {
-                case IpvsOp.AddService a -> service(m, familyId, CMD_NEW_SERVICE, "NEW_SERVICE", a.service(), true);
-                case IpvsOp.UpdateService u -> service(m, familyId, CMD_SET_SERVICE, "SET_SERVICE", u.service(), true);
-                case IpvsOp.DeleteService d -> service(m, familyId, CMD_DEL_SERVICE, "DEL_SERVICE", d.service(), false);
-                case IpvsOp.AddDestination a -> dest(m, familyId, CMD_NEW_DEST, "NEW_DEST", a.service(), a.destination(), true);
-                case IpvsOp.UpdateDestination u -> dest(m, familyId, CMD_SET_DEST, "SET_DEST", u.service(), u.destination(), true);
-                case IpvsOp.DeleteDestination d -> dest(m, familyId, CMD_DEL_DEST, "DEL_DEST", d.service(), d.destination(), false);
+                case IpvsOp.AddService a -> service(m, familyId, CMD_NEW_SERVICE, a.service(), true);
+                case IpvsOp.UpdateService u -> service(m, familyId, CMD_SET_SERVICE, u.service(), true);
+                case IpvsOp.DeleteService d -> service(m, familyId, CMD_DEL_SERVICE, d.service(), false);
+                case IpvsOp.AddDestination a -> dest(m, familyId, CMD_NEW_DEST, a.service(), a.destination(), true);
+                case IpvsOp.UpdateDestination u -> dest(m, familyId, CMD_SET_DEST, u.service(), u.destination(), true);
+                case IpvsOp.DeleteDestination d -> dest(m, familyId, CMD_DEL_DEST, d.service(), d.destination(), false);
             }
         }
         return m;
     }
 
-    private static void service(NlMessages m, int familyId, int cmd, String what, IpvsService s, boolean full) {
-        int start = m.begin(familyId, 0, what + " " + s.key());
+    /** The operation as errors name it: {@code NEW_DEST TCP 10.96.0.10:80 -> 10.0.1.11:8080}. */
+    static String describe(IpvsOp op) {
+        return switch (op) {
+            case IpvsOp.AddService a -> "NEW_SERVICE " + a.service().key();
+            case IpvsOp.UpdateService u -> "SET_SERVICE " + u.service().key();
+            case IpvsOp.DeleteService d -> "DEL_SERVICE " + d.service().key();
+            case IpvsOp.AddDestination a -> "NEW_DEST " + a.service().key() + " -> " + a.destination().key();
+            case IpvsOp.UpdateDestination u -> "SET_DEST " + u.service().key() + " -> " + u.destination().key();
+            case IpvsOp.DeleteDestination d -> "DEL_DEST " + d.service().key() + " -> " + d.destination().key();
+        };
+    }
+
+    private static void service(NlMessages m, int familyId, int cmd, IpvsService s, boolean full) {
+        int start = m.begin(familyId, 0);
         GenlFamily.header(m.writer(), cmd, VERSION);
         serviceNest(m.writer(), s, full);
         m.end(start);
     }
 
-    private static void dest(NlMessages m, int familyId, int cmd, String what, IpvsService s, IpvsDestination d, boolean full) {
-        int start = m.begin(familyId, 0, what + " " + s.key() + " -> " + d.key());
+    private static void dest(NlMessages m, int familyId, int cmd, IpvsService s, IpvsDestination d, boolean full) {
+        int start = m.begin(familyId, 0);
         GenlFamily.header(m.writer(), cmd, VERSION);
         serviceNest(m.writer(), s, false);
         int n = m.writer().beginNest(CMD_ATTR_DEST);

@@ -1,12 +1,11 @@
 package io.kproxy.netlink;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.function.IntFunction;
 
 /**
- * A sequence of independent netlink requests in one buffer, each with a description for error
- * reports. Unlike an nf_tables batch ({@link NfBatch}) nothing makes them atomic: generic
+ * A sequence of independent netlink requests in one buffer, each described for error reports
+ * only when one is refused (a full sync sends tens of thousands). Unlike an nf_tables batch ({@link NfBatch}) nothing makes them atomic: generic
  * netlink, rtnetlink and ipset process each message on its own ({@code netlink_rcv_skb},
  * {@code net/netlink/af_netlink.c}), so one refused message leaves the others applied.
  * Not thread-safe.
@@ -14,21 +13,23 @@ import java.util.List;
 final class NlMessages {
 
     private final NlWriter w;
+    private final IntFunction<String> describe;
     private int[] starts = new int[64];
-    private final List<String> what = new ArrayList<>();
+    private int count;
 
-    NlMessages(int expectedBytes) {
+    /** {@code describe} names message {@code i} (from 0) in errors, e.g. {@code NEW_SERVICE TCP 10.96.0.10:80}. */
+    NlMessages(int expectedBytes, IntFunction<String> describe) {
         w = new NlWriter(expectedBytes);
+        this.describe = describe;
     }
 
     /** Starts a request message (sequence number patched when sent); write its family header and attributes on {@link #writer()}. */
-    int begin(int type, int flags, String description) {
+    int begin(int type, int flags) {
         int start = w.beginHeader(type, NfBatch.NLM_F_REQUEST | flags, 0);
-        if (what.size() == starts.length) {
-            starts = Arrays.copyOf(starts, starts.length * 2);
+        if (count == starts.length) {
+            starts = Arrays.copyOf(starts, count * 2);
         }
-        starts[what.size()] = start;
-        what.add(description);
+        starts[count++] = start;
         return start;
     }
 
@@ -41,15 +42,15 @@ final class NlMessages {
     }
 
     int size() {
-        return what.size();
+        return count;
     }
 
     boolean isEmpty() {
-        return what.isEmpty();
+        return count == 0;
     }
 
     String describe(int message) {
-        return what.get(message);
+        return describe.apply(message);
     }
 
     int start(int message) {
@@ -58,7 +59,7 @@ final class NlMessages {
 
     /** Where message {@code i} ends (the next one's start, or the end of what was written). */
     int limit(int message) {
-        return message + 1 < what.size() ? starts[message + 1] : w.position();
+        return message + 1 < count ? starts[message + 1] : w.position();
     }
 
     /** The messages as text, one a line ({@link NlDump}), {@code headerExtra} bytes of family header skipped. */

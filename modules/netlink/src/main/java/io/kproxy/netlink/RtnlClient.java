@@ -34,16 +34,12 @@ public final class RtnlClient implements AutoCloseable {
 
     /** Creates the dummy link {@code name} and sets it up; a dummy link of that name that exists is left as it is, and set up. */
     public void ensureDummy(String name) throws NetlinkRequestException {
-        NlMessages m = new NlMessages(128);
-        RtnlEncoding.newLink(m, name, "dummy");
-        throwIfRefused(channel.send(m));
+        throwIfRefused(channel.send(RtnlEncoding.newLink(name, "dummy")));
     }
 
     /** Deletes the link {@code name} (and its addresses); returns false when there was none. */
     public boolean deleteLink(String name) throws NetlinkRequestException {
-        NlMessages m = new NlMessages(64);
-        RtnlEncoding.delLink(m, name);
-        List<NetlinkRequestException.Failure> f = channel.send(m);
+        List<NetlinkRequestException.Failure> f = channel.send(RtnlEncoding.delLink(name));
         if (f.size() == 1 && f.get(0).errno() == ENODEV) {
             return false;
         }
@@ -107,12 +103,7 @@ public final class RtnlClient implements AutoCloseable {
         if (addresses.isEmpty()) {
             return;
         }
-        int index = requireIndex(name);
-        NlMessages m = new NlMessages(addresses.size() * 64);
-        for (LinkAddress a : addresses) {
-            RtnlEncoding.address(m, add, index, name, a);
-        }
-        throwIfRefused(channel.send(m));
+        throwIfRefused(channel.send(RtnlEncoding.addresses(add, requireIndex(name), name, addresses)));
     }
 
     private int requireIndex(String name) throws NetlinkRequestException {

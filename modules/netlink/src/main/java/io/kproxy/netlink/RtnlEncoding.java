@@ -3,6 +3,7 @@ package io.kproxy.netlink;
 import java.net.Inet4Address;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 
 /**
  * rtnetlink link and address messages (include/uapi/linux/rtnetlink.h, if_link.h, if_addr.h):
@@ -48,21 +49,25 @@ final class RtnlEncoding {
     }
 
     /** Creates the link {@code name} of {@code kind}, up, or updates it when it exists (no {@code NLM_F_EXCL}: {@code ip link add … up} made idempotent). */
-    static void newLink(NlMessages m, String name, String kind) {
-        int s = m.begin(RTM_NEWLINK, NLM_F_CREATE, "NEWLINK " + name + " type " + kind);
+    static NlMessages newLink(String name, String kind) {
+        NlMessages m = new NlMessages(128, i -> "NEWLINK " + name + " type " + kind);
+        int s = m.begin(RTM_NEWLINK, NLM_F_CREATE);
         ifinfomsg(m.writer(), 0, IFF_UP, IFF_UP);
         m.writer().string(IFLA_IFNAME, name);
         int info = m.writer().beginNest(IFLA_LINKINFO);
         m.writer().string(IFLA_INFO_KIND, kind);
         m.writer().endNest(info);
         m.end(s);
+        return m;
     }
 
-    static void delLink(NlMessages m, String name) {
-        int s = m.begin(RTM_DELLINK, 0, "DELLINK " + name);
+    static NlMessages delLink(String name) {
+        NlMessages m = new NlMessages(64, i -> "DELLINK " + name);
+        int s = m.begin(RTM_DELLINK, 0);
         ifinfomsg(m.writer(), 0, 0, 0);
         m.writer().string(IFLA_IFNAME, name);
         m.end(s);
+        return m;
     }
 
     /** {@code RTM_GETLINK} by name: one answer, the link with its index. */
@@ -75,15 +80,18 @@ final class RtnlEncoding {
         return w;
     }
 
-    /** Adds (replacing an equal one: idempotent) or deletes an address on the link with {@code index}. */
-    static void address(NlMessages m, boolean add, int index, String link, LinkAddress a) {
-        int family = a.address() instanceof Inet4Address ? 2 : 10;
-        int s = m.begin(add ? RTM_NEWADDR : RTM_DELADDR, add ? NLM_F_CREATE | NLM_F_REPLACE : 0,
-                (add ? "NEWADDR " : "DELADDR ") + a + " dev " + link);
-        ifaddrmsg(m.writer(), family, a.prefixLength(), family == 10 ? IFA_F_NODAD : 0, index);
-        m.writer().attr(IFA_LOCAL, a.address().getAddress());
-        m.writer().attr(IFA_ADDRESS, a.address().getAddress());
-        m.end(s);
+    /** Adds (replacing an equal one: idempotent) or deletes each address on the link with {@code index}, one message each. */
+    static NlMessages addresses(boolean add, int index, String link, List<LinkAddress> addresses) {
+        NlMessages m = new NlMessages(addresses.size() * 48, i -> (add ? "NEWADDR " : "DELADDR ") + addresses.get(i) + " dev " + link);
+        for (LinkAddress a : addresses) {
+            int family = a.address() instanceof Inet4Address ? 2 : 10;
+            int s = m.begin(add ? RTM_NEWADDR : RTM_DELADDR, add ? NLM_F_CREATE | NLM_F_REPLACE : 0);
+            ifaddrmsg(m.writer(), family, a.prefixLength(), family == 10 ? IFA_F_NODAD : 0, index);
+            m.writer().attr(IFA_LOCAL, a.address().getAddress());
+            m.writer().attr(IFA_ADDRESS, a.address().getAddress());
+            m.end(s);
+        }
+        return m;
     }
 
     /** {@code RTM_GETADDR} dump of every address of every link (the kernel filters by index only in strict mode). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +18,7 @@ class RtnlEncodingTest {
 
     @Test
     void newDummyLinkUp() {
-        NlMessages m = new NlMessages(64);
-        RtnlEncoding.newLink(m, "kube-ipvs0", "dummy");
+        NlMessages m = RtnlEncoding.newLink("kube-ipvs0", "dummy");
         assertThat(hex(m)).isEqualTo(expected("""
                 40000000 1000 0104 00000000 00000000
                 00 00 0000 00000000 01000000 01000000
@@ -29,10 +29,9 @@ class RtnlEncodingTest {
 
     @Test
     void addressesAreReplacedOrDeletedByIndex() throws Exception {
-        NlMessages m = new NlMessages(64);
-        RtnlEncoding.address(m, true, 7, "kube-ipvs0", LinkAddress.host(InetAddress.getByName("10.96.0.10")));
-        RtnlEncoding.address(m, false, 7, "kube-ipvs0", LinkAddress.host(InetAddress.getByName("fd00::a")));
-        assertThat(hex(m)).isEqualTo(expected("""
+        NlMessages add = RtnlEncoding.addresses(true, 7, "kube-ipvs0", List.of(LinkAddress.host(InetAddress.getByName("10.96.0.10"))));
+        NlMessages del = RtnlEncoding.addresses(false, 7, "kube-ipvs0", List.of(LinkAddress.host(InetAddress.getByName("fd00::a"))));
+        assertThat(hex(add) + hex(del)).isEqualTo(expected("""
                 28000000 1400 0105 00000000 00000000
                 02 20 00 00 07000000
                 0800 0200 0a60000a
@@ -41,7 +40,7 @@ class RtnlEncodingTest {
                 0a 80 02 00 07000000
                 1400 0200 fd00000000000000000000000000000a
                 1400 0100 fd00000000000000000000000000000a"""));
-        assertThat(m.describe(1)).isEqualTo("DELADDR fd00:0:0:0:0:0:0:a/128 dev kube-ipvs0");
+        assertThat(del.describe(0)).isEqualTo("DELADDR fd00:0:0:0:0:0:0:a/128 dev kube-ipvs0");
     }
 
     @Test
@@ -50,8 +49,7 @@ class RtnlEncodingTest {
                 30000000 1200 0500 00000000 00000000
                 00 00 0000 00000000 00000000 00000000
                 0f00 0300 6b7562652d69707673300000"""));
-        NlMessages m = new NlMessages(64);
-        RtnlEncoding.delLink(m, "kube-ipvs0");
+        NlMessages m = RtnlEncoding.delLink("kube-ipvs0");
         assertThat(m.dump(RtnlEncoding.IFINFOMSG)).isEqualTo("type=17 flags=1 fam=0 3=6b7562652d6970767330" + "00\n");
         assertThat(hex(RtnlEncoding.getAddresses())).isEqualTo(expected("18000000 1600 0103 00000000 00000000 00 00 00 00 00000000"));
         assertThatThrownBy(() -> new LinkAddress(InetAddress.getByName("10.0.0.1"), 33)).isInstanceOf(IllegalArgumentException.class);
