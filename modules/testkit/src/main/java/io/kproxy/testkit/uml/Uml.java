@@ -82,8 +82,10 @@ public final class Uml {
     }
 
     private static UmlResult boot(UmlOptions options, Path dir, Path init) throws IOException {
+        // uml_dir: the kernel's pid and management-console files go to the run directory (deleted
+        // with it) instead of ~/.uml, where a killed guest would leave them behind.
         List<String> argv = List.of(KERNEL, "mem=" + options.memoryMegabytes() + "M", "quiet", "root=/dev/root", "rootfstype=hostfs",
-                "rootflags=/", "ro", "init=" + init, "con0=fd:0,fd:1", "con=null");
+                "rootflags=/", "ro", "init=" + init, "con0=fd:0,fd:1", "con=null", "uml_dir=" + dir);
         long start = System.nanoTime();
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
