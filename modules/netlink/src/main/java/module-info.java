@@ -4,7 +4,10 @@
  * raw {@code NETLINK_NETFILTER} socket through the JDK's foreign-function API), libnftables
  * through jnr-ffi (in-process), both on a dedicated thread that may have entered another network
  * namespace with {@code setns(2)}, and the {@code nft -f -} and {@code conntrack} command
- * fallbacks.
+ * fallbacks; and, on the same raw sockets, IPVS over generic netlink
+ * ({@link io.kproxy.netlink.IpvsClient}), ipset over nfnetlink ({@link io.kproxy.netlink.IpsetClient})
+ * and links and addresses over rtnetlink ({@link io.kproxy.netlink.RtnlClient}). README.md has
+ * the layouts and why those requests are not atomic.
  *
  * <p>The package is exported unqualified because jnr-ffi generates the implementations of the
  * {@code Lib*} interfaces in its own (unnamed) module, which must be able to see them.

@@ -5,7 +5,9 @@
  * the packet-test topology ({@code io.kproxy.testkit.netns}: namespaces for a node, its pods, an
  * external client and a second node, with echo servers and probes; sockets are created inside a
  * namespace through {@code setns(2)} via the JDK's foreign-function API, so launch with
- * {@code --enable-native-access=io.kproxy.testkit}).
+ * {@code --enable-native-access=io.kproxy.testkit}), and the User-Mode Linux runner
+ * ({@code io.kproxy.testkit.uml}: boots a UML guest over the host's read-only root and runs a
+ * command inside, for kernel features this machine's kernel lacks, such as IPVS).
  *
  * <p>It depends on events (and so model) and AssertJ only (the packet-flow row {@code Flow}
  * asserts): state, netlink and backend tests use it, so it cannot
@@ -19,4 +21,5 @@ module io.kproxy.testkit {
 
     exports io.kproxy.testkit;
     exports io.kproxy.testkit.netns;
+    exports io.kproxy.testkit.uml;
 }

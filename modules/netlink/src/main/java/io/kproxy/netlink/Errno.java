@@ -22,6 +22,7 @@ final class Errno {
             Map.entry(ENOMEM, "ENOMEM (Cannot allocate memory)"),
             Map.entry(13, "EACCES (Permission denied)"),
             Map.entry(EBUSY, "EBUSY (Device or resource busy)"),
+            Map.entry(19, "ENODEV (No such device)"),
             Map.entry(17, "EEXIST (File exists)"),
             Map.entry(22, "EINVAL (Invalid argument)"),
             Map.entry(28, "ENOSPC (No space left on device)"),
@@ -32,6 +33,7 @@ final class Errno {
             Map.entry(93, "EPROTONOSUPPORT (Protocol not supported)"),
             Map.entry(95, "EOPNOTSUPP (Operation not supported)"),
             Map.entry(97, "EAFNOSUPPORT (Address family not supported by protocol)"),
+            Map.entry(99, "EADDRNOTAVAIL (Cannot assign requested address)"),
             Map.entry(ENOBUFS, "ENOBUFS (No buffer space available)"),
             Map.entry(110, "ETIMEDOUT (Connection timed out)"));
 

@@ -20,7 +20,9 @@ import java.lang.invoke.VarHandle;
  */
 final class NetlinkSocket implements AutoCloseable {
 
+    static final int NETLINK_ROUTE = 0;
     static final int NETLINK_NETFILTER = 12;
+    static final int NETLINK_GENERIC = 16;
     private static final int AF_NETLINK = 16;
     private static final int SOCK_RAW = 3;
     private static final int SOCK_CLOEXEC = 0x80000;

@@ -33,9 +33,6 @@ public final class NfTablesClient implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NfTablesClient.class);
     private static final int NLMSG_ERROR = 2;
-    private static final int NLM_F_CAPPED = 0x100;
-    private static final int NLM_F_ACK_TLVS = 0x200;
-    private static final int NLMSGERR_ATTR_MSG = 1;
     private static final int RECEIVE_TIMEOUT_MILLIS = 5000;
     private static final int NLMSG_DONE = 3;
     private static final int NLM_F_DUMP = 0x300;
@@ -159,7 +156,7 @@ public final class NfTablesClient implements AutoCloseable {
                         if (error != 0 && errno == 0) {
                             errSeq = origSeq;
                             errno = error;
-                            detail = extAckMessage(b, start, len, flags);
+                            detail = NlChannel.extAckMessage(b, start, len, flags);
                         }
                         done |= distance == messages;
                     }
@@ -281,32 +278,6 @@ public final class NfTablesClient implements AutoCloseable {
             at += (alen + 3) & ~3;
         }
         return out;
-    }
-
-    /** The kernel's {@code NLMSGERR_ATTR_MSG}, when the error carries extended-ack attributes. */
-    private static String extAckMessage(ByteBuffer b, int start, int len, int flags) {
-        if ((flags & NLM_F_ACK_TLVS) == 0) {
-            return null;
-        }
-        int at = start + 16 + 4 + 16;
-        if ((flags & NLM_F_CAPPED) == 0) {
-            int origLen = b.getInt(start + 20);
-            at = start + 16 + 4 + ((origLen + 3) & ~3);
-        }
-        while (at + 4 <= start + len) {
-            int alen = b.getShort(at) & 0xffff;
-            int atype = b.getShort(at + 2) & 0x3fff;
-            if (alen < 4) {
-                break;
-            }
-            if (atype == NLMSGERR_ATTR_MSG) {
-                byte[] s = new byte[Math.max(0, alen - 5)];
-                b.get(at + 4, s);
-                return new String(s, StandardCharsets.UTF_8);
-            }
-            at += (alen + 3) & ~3;
-        }
-        return null;
     }
 
     /** Which namespace the client programs, for logs. */

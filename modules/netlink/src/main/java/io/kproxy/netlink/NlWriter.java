@@ -40,6 +40,11 @@ final class NlWriter {
         return buf;
     }
 
+    /** A copy of what was written. */
+    byte[] bytes() {
+        return buf.asSlice(0, pos).toArray(ValueLayout.JAVA_BYTE);
+    }
+
     /** Forgets everything written after {@code position}. */
     void truncate(int position) {
         pos = position;
@@ -103,6 +108,21 @@ final class NlWriter {
      * resource id in network order). Returns the start, for {@link #endMessage}.
      */
     int beginMessage(int type, int flags, int seq, int family, int resId) {
+        int start = beginHeader(type, flags, seq);
+        ensure(4);
+        put((byte) family);
+        put((byte) 0); // NFNETLINK_V0
+        put((byte) (resId >>> 8));
+        put((byte) resId);
+        return start;
+    }
+
+    /**
+     * Starts a message with its {@code nlmsghdr} only (length patched by {@link #endMessage}); the
+     * caller writes the family's own header (generic netlink's {@code genlmsghdr}, rtnetlink's
+     * {@code ifinfomsg}, …) with {@link #putBytes}. Returns the start.
+     */
+    int beginHeader(int type, int flags, int seq) {
         align();
         long start = pos;
         putU32Host(0); // length, patched
@@ -110,11 +130,6 @@ final class NlWriter {
         putU16Host(flags);
         putU32Host(seq);
         putU32Host(0); // port id: the kernel
-        ensure(4);
-        put((byte) family);
-        put((byte) 0); // NFNETLINK_V0
-        put((byte) (resId >>> 8));
-        put((byte) resId);
         return Math.toIntExact(start);
     }
 
@@ -149,6 +164,31 @@ final class NlWriter {
             b[i] = (byte) (value >>> (56 - 8 * i));
         }
         attr(type, b);
+    }
+
+    /** A 16-bit attribute in host byte order (generic netlink's and rtnetlink's own integers). */
+    void u16Host(int type, int value) {
+        align();
+        ensure(6);
+        putU16Host(6);
+        putU16Host(type);
+        putU16Host(value);
+        align();
+    }
+
+    /** A 32-bit attribute in host byte order. */
+    void u32Host(int type, int value) {
+        align();
+        ensure(8);
+        putU16Host(8);
+        putU16Host(type);
+        putU32Host(value);
+        align();
+    }
+
+    /** A 16-bit attribute in network byte order (ports). */
+    void u16Be(int type, int value) {
+        attr(type, new byte[] {(byte) (value >>> 8), (byte) value});
     }
 
     void u8(int type, int value) {

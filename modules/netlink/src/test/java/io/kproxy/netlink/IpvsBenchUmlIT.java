@@ -1,0 +1,30 @@
+package io.kproxy.netlink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kproxy.testkit.uml.Uml;
+import io.kproxy.testkit.uml.UmlGate;
+import io.kproxy.testkit.uml.UmlOptions;
+import io.kproxy.testkit.uml.UmlResult;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The IPVS load benchmark inside User-Mode Linux ({@link IpvsBenchScenario}); opt-in, as it takes
+ * minutes: {@code -Dkproxy.bench.ipvs=10000} (services; 5 real servers each). docs/benchmarks.md,
+ * "IPVS kernel access (UML)", has the command and the results.
+ */
+class IpvsBenchUmlIT {
+
+    @Test
+    void loadsServicesThroughTheClientAndThroughIpvsadm() {
+        String n = System.getProperty("kproxy.bench.ipvs", "");
+        Assumptions.assumeFalse(n.isEmpty(), "benchmark: run with -Dkproxy.bench.ipvs=<services>");
+        UmlGate.require("ipvsadm", "ip");
+        UmlResult r = Uml.run(UmlOptions.ipvs(Duration.ofMinutes(30)), Uml.java(IpvsBenchScenario.class.getName(), n, "5"));
+        System.out.println(r.output());
+        System.out.println("uml boot=" + r.bootTime().toMillis() + "ms bench=" + r.commandTime().toMillis() + "ms");
+        assertThat(r.requireSuccess()).contains("SCENARIO PASS");
+    }
+}
