@@ -15,7 +15,7 @@ module io.kproxy.app {
     requires io.kproxy.config;
     requires io.kproxy.backend;
     // The demo enters its network namespaces with setns(2) to run pods and a client there.
-    requires io.kproxy.netlink;
+    requires io.kproxy.netns;
     requires info.picocli;
     // SO_PEERCRED: the admin socket admits root or the configured group by the peer's credentials.
     requires jdk.net;
