@@ -12,7 +12,7 @@ module io.kproxy.demo {
     requires io.kproxy.history;
     requires io.kproxy.admin;
     // The live demo runs its pods and client inside network namespaces (setns(2)).
-    requires io.kproxy.netlink;
+    requires io.kproxy.netns;
     requires reactor.core;
 
     exports io.kproxy.demo;

@@ -1,6 +1,6 @@
 package io.kproxy.app;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
 import io.kproxy.testkit.netns.Topology;
@@ -25,7 +25,7 @@ final class AgentWorld implements AutoCloseable {
     static final int API_PORT = 16443;
 
     final Topology topo;
-    final NetnsExecutor node;
+    final NetnsThread node;
     final MockApi api;
     final NetnsRelay relay;
     final Path dir;

@@ -1,6 +1,6 @@
 package io.kproxy.app;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,7 +18,7 @@ final class NetnsHttp {
     private NetnsHttp() {
     }
 
-    static Response get(NetnsExecutor ns, String host, int port, String path) {
+    static Response get(NetnsThread ns, String host, int port, String path) {
         return ns.call(() -> {
             try (Socket s = new Socket()) {
                 s.setSoTimeout(5_000);

@@ -1,6 +1,6 @@
 package io.kproxy.app;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,19 +22,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class NetnsRelay implements AutoCloseable {
 
-    private final NetnsExecutor ns;
+    private final NetnsThread ns;
     private final int port;
     private final InetSocketAddress target;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile ServerSocket listener;
 
-    private NetnsRelay(NetnsExecutor ns, int port, InetSocketAddress target) {
+    private NetnsRelay(NetnsThread ns, int port, InetSocketAddress target) {
         this.ns = ns;
         this.port = port;
         this.target = target;
     }
 
-    static NetnsRelay start(NetnsExecutor ns, int port, InetSocketAddress target) {
+    static NetnsRelay start(NetnsThread ns, int port, InetSocketAddress target) {
         NetnsRelay r = new NetnsRelay(ns, port, target);
         r.resume();
         return r;

@@ -1,7 +1,7 @@
 package io.kproxy.demo;
 
 import io.kproxy.model.IpAddress;
-import io.kproxy.netlink.NetnsThread;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,5 +1,6 @@
 package io.kproxy.netlink;
 
+import io.kproxy.netns.NetnsThread;
 import java.util.List;
 import java.util.Optional;
 import jnr.ffi.LibraryLoader;

@@ -1,5 +1,6 @@
 package io.kproxy.netlink;
 
+import io.kproxy.netns.NetnsThread;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

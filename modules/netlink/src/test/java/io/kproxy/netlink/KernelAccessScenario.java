@@ -2,9 +2,9 @@ package io.kproxy.netlink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.netns.NetnsThread;
 import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.netns.EchoServer;
-import io.kproxy.testkit.netns.NetnsExecutor;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
 import java.net.InetAddress;
@@ -51,8 +51,8 @@ public final class KernelAccessScenario {
             dummyAndAddresses(node, ns);
             ipsets(node, ns);
             try (IpvsClient ipvs = IpvsClient.open(ns);
-                    NetnsExecutor p1 = NetnsExecutor.enter(pod1.name()); NetnsExecutor p2 = NetnsExecutor.enter(pod2.name());
-                    NetnsExecutor c = NetnsExecutor.enter(cli.name()); NetnsExecutor n = NetnsExecutor.enter(node.name());
+                    NetnsThread p1 = NetnsThread.enter(pod1.name(), "pod1"); NetnsThread p2 = NetnsThread.enter(pod2.name(), "pod2");
+                    NetnsThread c = NetnsThread.enter(cli.name(), "cli"); NetnsThread n = NetnsThread.enter(node.name(), "node");
                     EchoServer s1 = EchoServer.start(p1, "pod1", 8080); EchoServer s2 = EchoServer.start(p2, "pod2", 8080)) {
                 assertThat(List.of(s1.name(), s2.name())).containsExactly("pod1", "pod2");
                 virtualServices(node, ipvs);

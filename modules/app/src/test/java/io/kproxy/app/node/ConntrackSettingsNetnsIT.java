@@ -7,7 +7,7 @@ import io.kproxy.config.ConntrackConfig;
 import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.testkit.KernelTests;
 import io.kproxy.testkit.NetNs;
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +62,7 @@ class ConntrackSettingsNetnsIT {
 
     /** Applies {@code config} on a thread inside {@code ns}, after checking the kernel's rule that keeps the host's knobs safe. */
     private static List<Setting> applyInside(NetNs ns, ConntrackConfig config) {
-        try (NetnsExecutor inside = NetnsExecutor.enter(ns.name())) {
+        try (NetnsThread inside = NetnsThread.enter(ns.name(), "test")) {
             return inside.call(() -> {
                 Sysctls sys = Sysctls.host();
                 if (!Files.exists(Path.of("/", Knob.TCP_TIMEOUT_ESTABLISHED.relativePath()))) {

@@ -1,6 +1,7 @@
 package io.kproxy.testkit.netns;
 
 import io.kproxy.model.IpAddress;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.DatagramPacket;
@@ -29,7 +30,7 @@ public final class EchoServer implements AutoCloseable {
     }
 
     /** Starts TCP and UDP servers on {@code ports}, their sockets created inside {@code ns}. */
-    public static EchoServer start(NetnsExecutor ns, String name, int... ports) {
+    public static EchoServer start(NetnsThread ns, String name, int... ports) {
         EchoServer s = new EchoServer(name);
         try {
             for (int port : ports) {

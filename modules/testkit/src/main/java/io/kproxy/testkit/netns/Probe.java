@@ -1,5 +1,6 @@
 package io.kproxy.testkit.netns;
 
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -20,10 +21,10 @@ import java.nio.charset.StandardCharsets;
  */
 public final class Probe {
 
-    private final NetnsExecutor ns;
+    private final NetnsThread ns;
     private final int timeoutMillis;
 
-    public Probe(NetnsExecutor ns, int timeoutMillis) {
+    public Probe(NetnsThread ns, int timeoutMillis) {
         this.ns = ns;
         this.timeoutMillis = timeoutMillis;
     }

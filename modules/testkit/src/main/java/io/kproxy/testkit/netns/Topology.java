@@ -1,5 +1,6 @@
 package io.kproxy.testkit.netns;
 
+import io.kproxy.netns.NetnsThread;
 import io.kproxy.testkit.NetNs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,7 +33,7 @@ public final class Topology implements AutoCloseable {
     public static final List<String> BRIDGE_PODS = List.of("pod1", "pod2", "pod3");
 
     private final Map<String, NetNs> namespaces = new LinkedHashMap<>();
-    private final Map<String, NetnsExecutor> executors = new LinkedHashMap<>();
+    private final Map<String, NetnsThread> executors = new LinkedHashMap<>();
     private final List<EchoServer> servers = new ArrayList<>();
 
     private Topology() {
@@ -105,7 +106,7 @@ public final class Topology implements AutoCloseable {
         sysctl(node, "net/bridge/bridge-nf-call-ip6tables", "1");
 
         for (String n : namespaces.keySet()) {
-            executors.put(n, NetnsExecutor.enter(ns(n).name()));
+            executors.put(n, NetnsThread.enter(ns(n).name(), "test"));
         }
         for (String pod : List.of("pod1", "pod2", "rpod")) {
             servers.add(EchoServer.start(executors.get(pod), pod, SERVER_PORTS));
@@ -135,7 +136,7 @@ public final class Topology implements AutoCloseable {
     }
 
     /** A thread inside a role's namespace. */
-    public NetnsExecutor executor(String role) {
+    public NetnsThread executor(String role) {
         return executors.get(role);
     }
 
@@ -147,7 +148,7 @@ public final class Topology implements AutoCloseable {
     @Override
     public void close() {
         servers.forEach(EchoServer::close);
-        executors.values().forEach(NetnsExecutor::close);
+        executors.values().forEach(NetnsThread::close);
         List<RuntimeException> failures = new ArrayList<>();
         for (NetNs n : namespaces.values()) {
             try {
