@@ -203,8 +203,8 @@ public final class Uml {
      * A command that runs {@code mainClass} with this JVM's JDK and class path inside the guest:
      * test classes, module jars from the local repository (all visible through hostfs), with
      * native access granted and the guest's {@code /tmp} as the temporary directory. Surefire's
-     * manifest-only booter jar (under the host's {@code /tmp}, hidden in the guest) is replaced
-     * by the entries its manifest names.
+     * manifest-only booter jar is replaced by the entries its manifest names, and entries under
+     * the host's {@code /tmp} are named where the guest sees them ({@link UmlClassPath}).
      */
     public static List<String> java(String mainClass, String... args) {
         List<String> cmd = new ArrayList<>();

@@ -14,9 +14,9 @@ import java.util.jar.Manifest;
 /**
  * This JVM's class and module path as one class path the guest can read: every entry of
  * {@code jdk.module.path} and {@code java.class.path}, a jar whose manifest names a
- * {@code Class-Path} (surefire's booter jar) replaced by those entries, and entries under
- * {@code /tmp} dropped, since the guest's tmpfs hides them (surefire keeps only its own booter
- * files there, which a main class does not need).
+ * {@code Class-Path} (surefire's booter jar) replaced by those entries, and entries under the
+ * host's {@code /tmp} (hidden in the guest by its tmpfs) named where the guest sees them,
+ * {@link UmlInit#HOST_TMP}: a checkout under {@code /tmp} runs as well as one anywhere else.
  */
 final class UmlClassPath {
 
@@ -42,14 +42,13 @@ final class UmlClassPath {
                 add(p, out, depth + 1);
             }
         }
-        if (!visibleInGuest(entry)) {
-            return;
-        }
-        out.add(entry.toString());
+        out.add(inGuest(entry).toString());
     }
 
-    static boolean visibleInGuest(Path p) {
-        return !p.startsWith("/tmp");
+    /** Where the guest sees the host's {@code p}. */
+    static Path inGuest(Path p) {
+        Path tmp = Path.of("/tmp");
+        return p.startsWith(tmp) ? Path.of(UmlInit.HOST_TMP).resolve(tmp.relativize(p)) : p;
     }
 
     private static List<Path> manifestClassPath(Path jar) {

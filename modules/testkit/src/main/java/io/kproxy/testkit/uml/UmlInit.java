@@ -10,7 +10,9 @@ import java.util.TreeMap;
  * <p>The root filesystem is the host's {@code /}, read-only through hostfs, so every write goes
  * to tmpfs: {@code /run} (which holds {@code /run/netns} for {@code ip netns}, and the module
  * tree {@code modprobe -d} reads) and {@code /tmp}. A tmpfs on {@code /tmp} hides the host's
- * {@code /tmp}, which is why the runner's host-side files live under {@code /var/tmp}. The run's
+ * {@code /tmp}, which is why the runner's host-side files live under {@code /var/tmp}; the host's
+ * {@code /tmp} is mounted read-only at {@link #HOST_TMP} instead (a checkout or a build under
+ * {@code /tmp}, as a CI clone may be, stays readable; {@link UmlClassPath} maps its entries). The run's
  * host directory is mounted read-write at {@link #GUEST_DIR}: the command's output and exit code
  * are written there. The runner's marks go to the console ({@code KPROXY-UML <mark> <uptime>}).
  * The script powers the guest off with sysrq, so UML exits once the command is done.
@@ -20,6 +22,8 @@ final class UmlInit {
     /** Where the guest sees the run's host directory. */
     static final String GUEST_DIR = "/run/kproxy-uml";
     static final String MARK = "KPROXY-UML";
+    /** Where the guest sees the host's {@code /tmp} (read-only). */
+    static final String HOST_TMP = "/run/host-tmp";
 
     private UmlInit() {
     }
@@ -30,7 +34,9 @@ final class UmlInit {
         s.append("export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp\n");
         s.append("mark() { echo \"").append(MARK).append(" $1 $(cut -d' ' -f1 /proc/uptime)\"; }\n");
         s.append("mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t tmpfs tmpfs /run; mount -t tmpfs tmpfs /tmp\n");
-        s.append("mkdir -p /run/netns /run/mods/lib/modules ").append(GUEST_DIR).append('\n');
+        s.append("mkdir -p /run/netns /run/mods/lib/modules ").append(GUEST_DIR).append(' ').append(HOST_TMP).append('\n');
+        s.append("mount -t hostfs -o /tmp none ").append(HOST_TMP).append(" && mount -o remount,ro ").append(HOST_TMP)
+                .append(" || mark host-tmp-failed\n");
         s.append("ln -s /usr/lib/uml/modules/").append(kernelVersion).append(" /run/mods/lib/modules/").append(kernelVersion).append('\n');
         s.append("mount -t hostfs -o ").append(quote(hostDir)).append(" none ").append(GUEST_DIR)
                 .append(" || { mark hostfs-failed; echo o > /proc/sysrq-trigger; sleep 10; }\n");

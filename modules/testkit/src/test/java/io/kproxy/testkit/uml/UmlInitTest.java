@@ -38,9 +38,12 @@ class UmlInitTest {
     }
 
     @Test
-    void classPathLeavesOutWhatTheGuestCannotSee() {
-        assertThat(UmlClassPath.visibleInGuest(java.nio.file.Path.of("/tmp/surefire123/booter.jar"))).isFalse();
-        assertThat(UmlClassPath.visibleInGuest(java.nio.file.Path.of("/var/tmp/x.jar"))).isTrue();
+    void classPathNamesEntriesWhereTheGuestSeesThem() {
+        // A CI clone under /tmp: its target/ directories must stay on the guest's class path.
+        assertThat(UmlClassPath.inGuest(java.nio.file.Path.of("/tmp/ci/modules/x/target/test-classes")))
+                .isEqualTo(java.nio.file.Path.of(UmlInit.HOST_TMP + "/ci/modules/x/target/test-classes"));
+        assertThat(UmlClassPath.inGuest(java.nio.file.Path.of("/var/tmp/x.jar"))).isEqualTo(java.nio.file.Path.of("/var/tmp/x.jar"));
+        assertThat(UmlClassPath.inGuest(java.nio.file.Path.of("/tmpfoo/x.jar"))).isEqualTo(java.nio.file.Path.of("/tmpfoo/x.jar"));
         assertThat(UmlClassPath.current()).isNotEmpty().noneMatch(e -> e.startsWith("/tmp/"))
                 .anyMatch(e -> e.endsWith("test-classes"));
     }
