@@ -65,10 +65,7 @@ class SnapshotTest {
      */
     @Test
     void readsFormatVersion1() throws Exception {
-        byte[] v1;
-        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v1.bin")) {
-            v1 = in.readAllBytes();
-        }
+        byte[] v1 = committed("rich-v1.bin");
         assertThat(v1[0]).isEqualTo(SnapshotCodec.VERSION_1);
         FoldedState back = FoldedState.fromSnapshot(v1);
         assertThat(back).isEqualTo(rich());
@@ -83,10 +80,7 @@ class SnapshotTest {
      */
     @Test
     void readsFormatVersion2() throws Exception {
-        byte[] v2;
-        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v2.bin")) {
-            v2 = in.readAllBytes();
-        }
+        byte[] v2 = committed("rich-v2.bin");
         assertThat(v2[0]).isEqualTo(SnapshotCodec.VERSION_2);
         FoldedState back = FoldedState.fromSnapshot(v2);
         assertThat(back).isEqualTo(rich());
@@ -102,10 +96,7 @@ class SnapshotTest {
      */
     @Test
     void readsFormatVersion3() throws Exception {
-        byte[] v3;
-        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v3.bin")) {
-            v3 = in.readAllBytes();
-        }
+        byte[] v3 = committed("rich-v3.bin");
         assertThat(v3[0]).isEqualTo(SnapshotCodec.VERSION_3);
         FoldedState back = FoldedState.fromSnapshot(v3);
         assertThat(back).isEqualTo(rich());
@@ -123,6 +114,13 @@ class SnapshotTest {
         assertThat(back).isEqualTo(s);
         assertThat(back.node().settings().ipvs().scheduler()).isEqualTo("mh");
         assertThat(back.node().settings().ipvs().tcpFinTimeout()).isEqualTo(java.time.Duration.ofMillis(1500));
+    }
+
+    /** A snapshot committed under {@code src/test/resources/snapshots}, written by an earlier format's encoder. */
+    private static byte[] committed(String name) throws java.io.IOException {
+        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/" + name)) {
+            return in.readAllBytes();
+        }
     }
 
     @Test

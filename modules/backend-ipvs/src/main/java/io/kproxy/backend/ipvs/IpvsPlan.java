@@ -126,6 +126,10 @@ final class IpvsPlan extends MemoizedPlan {
         for (FamilyPlan f : new FamilyPlan[] {v4, v6}) {
             hash.section(f.nodeWideDigest(), f.parts().values().stream().map(PortPart::digest).toList());
         }
+        if (settings.setsTimeouts() || settings.strictARP()) {
+            // The ruleset text's settings block, so that a change of timeouts or strict ARP alone changes the hash too.
+            hash.section(RulesetHash.digest(configuredText()), 0);
+        }
     }
 
     @Override

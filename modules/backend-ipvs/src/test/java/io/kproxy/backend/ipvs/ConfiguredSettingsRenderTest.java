@@ -43,8 +43,12 @@ class ConfiguredSettingsRenderTest {
         Golden.assertMatches("ipvs/configured.v4.load", plan.loadableText(IpFamily.IPV4));
         assertThat(plan.rulesetText()).contains("-A -t 172.30.0.41:80 -s wrr\n").contains("-A -u 172.30.0.10:53 -s wrr\n")
                 .contains("# ipvsadm --set 900 120 300\n").contains("# sysctl net/ipv4/conf/all/arp_ignore=1\n").doesNotContain("-s rr");
-        assertThat(backend.render(IpvsStates.state(List.of(IpvsStates.web()))).rulesetText()).as("upstream's defaults")
+        Plan defaults = backend.render(IpvsStates.state(List.of(IpvsStates.web())));
+        assertThat(defaults.rulesetText()).as("upstream's defaults")
                 .contains("-A -t 172.30.0.41:80 -s rr\n").doesNotContain("# ipvs settings").doesNotContain("ipvsadm --set");
+        Plan timeoutOnly = backend.render(IpvsStates.state(List.of(IpvsStates.web()), new DataplaneSettings.Ipvs("rr", List.of(), false,
+                Duration.ofMinutes(15), Duration.ZERO, Duration.ZERO)));
+        assertThat(timeoutOnly.rulesetHash()).as("a timeout alone changes the ruleset hash").isNotEqualTo(defaults.rulesetHash());
     }
 
     @Test
