@@ -5,7 +5,9 @@
  */
 module io.kproxy.state {
     requires transitive io.kproxy.events;
-    requires io.kproxy.config;
+    // Transitive: DataplaneSettings.Ipvs holds a scheduler of the config core's list
+    // (io.kproxy.config.IpvsConfig.SCHEDULERS), which the ipvs backend checks names against too.
+    requires transitive io.kproxy.config;
 
     exports io.kproxy.state;
 }

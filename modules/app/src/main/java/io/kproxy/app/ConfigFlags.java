@@ -85,6 +85,28 @@ final class ConfigFlags {
     @Option(names = "--ipvs-min-sync-period", paramLabel = "DURATION", description = "As --iptables-min-sync-period, for ipvs mode.")
     String ipvsMinSyncPeriod;
 
+    @Option(names = "--ipvs-scheduler", paramLabel = "NAME",
+            description = "The IPVS scheduler in ipvs mode: rr, wrr, lc, wlc, lblc, lblcr, sh, dh, sed, nq or mh (default rr).")
+    String ipvsScheduler;
+
+    @Option(names = "--ipvs-exclude-cidrs", paramLabel = "CIDR", split = ",",
+            description = "A comma-separated list of CIDRs which the ipvs proxier should not touch when cleaning up IPVS rules.")
+    List<String> ipvsExcludeCIDRs;
+
+    @Option(names = "--ipvs-strict-arp", arity = "0..1", fallbackValue = "true",
+            description = "Enable strict ARP by setting arp_ignore to 1 and arp_announce to 2 (ipvs mode).")
+    Boolean ipvsStrictARP;
+
+    @Option(names = "--ipvs-tcp-timeout", paramLabel = "DURATION", description = "The timeout for idle IPVS TCP connections, 0 to leave as-is.")
+    String ipvsTcpTimeout;
+
+    @Option(names = "--ipvs-tcpfin-timeout", paramLabel = "DURATION",
+            description = "The timeout for IPVS TCP connections after receiving a FIN packet, 0 to leave as-is.")
+    String ipvsTcpFinTimeout;
+
+    @Option(names = "--ipvs-udp-timeout", paramLabel = "DURATION", description = "The timeout for IPVS UDP packets, 0 to leave as-is.")
+    String ipvsUdpTimeout;
+
     @Option(names = "--config-sync-period", paramLabel = "DURATION", description = "How often configuration from the API server is refreshed.")
     String configSyncPeriod;
 
@@ -167,8 +189,7 @@ final class ConfigFlags {
         add(out, "--pod-bridge-interface", podBridgeInterface, "detectLocal", "bridgeInterface");
         add(out, "--pod-interface-name-prefix", podInterfaceNamePrefix, "detectLocal", "interfaceNamePrefix");
         if (nodePortAddresses != null) {
-            out.add(new Setting("--nodeport-addresses", List.of("nodePortAddresses"),
-                    Json.arr(nodePortAddresses.stream().map(String::strip).filter(s -> !s.isEmpty()).map(s -> (Json) Json.of(s)).toList())));
+            out.add(new Setting("--nodeport-addresses", List.of("nodePortAddresses"), strings(nodePortAddresses)));
         }
         // masqueradeAll lives in the section of each mode (v1alpha1); the flag sets it for all.
         add(out, "--masquerade-all", masqueradeAll, "iptables", "masqueradeAll");
@@ -182,6 +203,14 @@ final class ConfigFlags {
         add(out, "--iptables-min-sync-period", iptablesMinSyncPeriod, "nftables", "minSyncPeriod");
         add(out, "--ipvs-sync-period", ipvsSyncPeriod, "ipvs", "syncPeriod");
         add(out, "--ipvs-min-sync-period", ipvsMinSyncPeriod, "ipvs", "minSyncPeriod");
+        add(out, "--ipvs-scheduler", ipvsScheduler, "ipvs", "scheduler");
+        if (ipvsExcludeCIDRs != null) {
+            out.add(new Setting("--ipvs-exclude-cidrs", List.of("ipvs", "excludeCIDRs"), strings(ipvsExcludeCIDRs)));
+        }
+        add(out, "--ipvs-strict-arp", ipvsStrictARP, "ipvs", "strictARP");
+        add(out, "--ipvs-tcp-timeout", ipvsTcpTimeout, "ipvs", "tcpTimeout");
+        add(out, "--ipvs-tcpfin-timeout", ipvsTcpFinTimeout, "ipvs", "tcpFinTimeout");
+        add(out, "--ipvs-udp-timeout", ipvsUdpTimeout, "ipvs", "udpTimeout");
         add(out, "--config-sync-period", configSyncPeriod, "configSyncPeriod");
         if (featureGates != null) {
             Json.Obj gates = Json.Obj.EMPTY;
@@ -205,6 +234,11 @@ final class ConfigFlags {
         add(out, "--snapshot-interval", snapshotInterval, "kproxy", "snapshotInterval");
         add(out, "--admin-socket", adminSocket, "kproxy", "adminSocket");
         return out;
+    }
+
+    /** A comma-separated list flag's items, stripped, blank ones dropped (pflag's StringSlice). */
+    private static Json strings(List<String> items) {
+        return Json.arr(items.stream().map(String::strip).filter(s -> !s.isEmpty()).map(s -> (Json) Json.of(s)).toList());
     }
 
     private static void add(List<Setting> out, String flag, Object value, String... path) {

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.config.Availability;
 import io.kproxy.config.ConntrackConfig;
+import io.kproxy.config.IpvsConfig;
 import io.kproxy.config.ProxyMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +60,67 @@ class RunConfigTest {
                 .isFalse();
         assertThatThrownBy(() -> resolve(Optional.empty(), flags("--conntrack-udp-timeout", "500ms"), Optional.of("n")))
                 .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("--conntrack-udp-timeout (conntrack.udpTimeout");
+    }
+
+    @Test
+    void ipvsFlagsSetTheIpvsSection() throws Exception {
+        // Upstream's cmd/kube-proxy/app/options.go ipvs flags.
+        RunConfig.Resolved r = resolve(Optional.empty(), flags("--proxy-mode", "ipvs", "--ipvs-scheduler", "wrr", "--ipvs-sync-period", "1m",
+                "--ipvs-min-sync-period", "2s", "--ipvs-exclude-cidrs", "10.96.0.0/12, fd00:96::/108", "--ipvs-strict-arp",
+                "--ipvs-tcp-timeout", "15m", "--ipvs-tcpfin-timeout", "2m", "--ipvs-udp-timeout", "5m"), Optional.of("n"));
+        assertThat(r.config().ipvs()).isEqualTo(new IpvsConfig(Duration.ofMinutes(1), Duration.ofSeconds(2), "wrr",
+                List.of("10.96.0.0/12", "fd00:96::/108"), true, Duration.ofMinutes(15), Duration.ofMinutes(2), Duration.ofMinutes(5)));
+        assertThat(r.config().syncPeriod()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(resolve(Optional.empty(), flags("--ipvs-strict-arp=false"), Optional.of("n")).config().ipvs().strictARP()).isFalse();
+    }
+
+    @Test
+    void badIpvsFlagsAreRefusedWithTheFlagTheFieldAndTheReason() {
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags("--proxy-mode", "ipvs", "--ipvs-scheduler", "fastest", "--ipvs-exclude-cidrs",
+                "10.96.0.0/12,nope", "--ipvs-tcp-timeout", "-1s", "--ipvs-tcpfin-timeout", "-2s", "--ipvs-udp-timeout", "-3s",
+                "--ipvs-sync-period", "0s"), Optional.of("n")))
+                .isInstanceOf(RunConfig.Refused.class)
+                .hasMessageContaining("invalid flags (6 errors)")
+                .hasMessageContaining("--ipvs-scheduler (ipvs.scheduler: must be one of rr, wrr, lc, wlc, lblc, lblcr, sh, dh, sed, nq, mh, "
+                        + "or blank for rr (value \"fastest\"))")
+                .hasMessageContaining("--ipvs-exclude-cidrs (ipvs.excludeCIDRs[1]: must be a valid CIDR (value \"nope\"))")
+                .hasMessageContaining("--ipvs-tcp-timeout (ipvs.tcpTimeout: must be greater than or equal to 0")
+                .hasMessageContaining("--ipvs-tcpfin-timeout (ipvs.tcpFinTimeout: must be greater than or equal to 0")
+                .hasMessageContaining("--ipvs-udp-timeout (ipvs.udpTimeout: must be greater than or equal to 0")
+                .hasMessageContaining("--ipvs-sync-period (ipvs.syncPeriod: must be greater than 0");
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags("--proxy-mode", "ipvs", "--ipvs-min-sync-period", "1h"), Optional.of("n")))
+                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("ipvs.syncPeriod: must be greater than or equal to ipvs.minSyncPeriod");
+        assertThatThrownBy(() -> resolve(Optional.empty(), flags("--ipvs-udp-timeout", "soon"), Optional.of("n")))
+                .isInstanceOf(RunConfig.Refused.class).hasMessageContaining("--ipvs-udp-timeout (ipvs.udpTimeout: not a duration");
+    }
+
+    @Test
+    void withAConfigFileTheIpvsFlagsAreIgnoredAsUpstream(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.yaml");
+        Files.writeString(file, "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: ipvs\n"
+                + "ipvs: {scheduler: sh, udpTimeout: 10s}\n");
+        RunConfig.Resolved r = resolve(Optional.of(file), flags("--ipvs-scheduler", "lc"), Optional.of("n"));
+        assertThat(r.config().ipvs().scheduler()).isEqualTo("sh");
+        assertThat(r.config().ipvs().udpTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(r.warnings()).containsExactly("flag --ipvs-scheduler is ignored because --config is given");
+    }
+
+    @Test
+    void writeConfigToCarriesTheIpvsFlags(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("written.yaml");
+        // This build cannot run ipvs mode (--write-config-to refuses what run would), so another mode: the section goes with it.
+        int code = new CommandLine(new RunCommand()).execute("--proxy-mode", "nftables", "--hostname-override", "n", "--ipvs-scheduler", "mh",
+                "--ipvs-exclude-cidrs", "10.96.0.0/12", "--ipvs-strict-arp", "--ipvs-tcp-timeout", "15m", "--ipvs-tcpfin-timeout", "2m",
+                "--ipvs-udp-timeout", "5m", "--write-config-to", out.toString());
+        assertThat(code).isZero();
+        Path again = dir.resolve("again.yaml");
+        Files.copy(out, again);
+        IpvsConfig ipvs = resolve(Optional.of(again), flags(), Optional.empty()).config().ipvs();
+        assertThat(ipvs.scheduler()).isEqualTo("mh");
+        assertThat(ipvs.excludeCIDRs()).containsExactly("10.96.0.0/12");
+        assertThat(ipvs.strictARP()).isTrue();
+        assertThat(List.of(ipvs.tcpTimeout(), ipvs.tcpFinTimeout(), ipvs.udpTimeout()))
+                .containsExactly(Duration.ofMinutes(15), Duration.ofMinutes(2), Duration.ofMinutes(5));
     }
 
     @Test

@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  *
  * <p>Where kproxy is stricter than upstream, the rule says so: interface names must be valid
  * Linux names (they reach rulesets), {@code clusterCIDR} is checked in every local-detection mode
- * (not only ClusterCIDR), the IPVS scheduler must look like a scheduler name, {@code qps} must be
- * finite. Feature-gate names are not checked (kproxy has no registry of upstream's gates).
+ * (not only ClusterCIDR), the IPVS scheduler is one of {@link IpvsConfig#SCHEDULERS} (upstream's
+ * list plus {@code mh}), {@code qps} must be finite. Feature-gate names are not checked (kproxy has no registry of upstream's gates).
  */
 public final class Validator {
 
@@ -32,7 +32,6 @@ public final class Validator {
     static final Duration MAX_CONNTRACK_TIMEOUT = Duration.ofSeconds(Integer.MAX_VALUE / 1000);
 
     private static final Pattern MAJOR_MINOR = Pattern.compile("\\d+\\.\\d+");
-    private static final Pattern IPVS_SCHEDULER = Pattern.compile("[a-z]{0,15}");
 
     private Validator() {
     }
@@ -149,9 +148,9 @@ public final class Validator {
                 errs.add(new FieldError("ipvs.excludeCIDRs[" + i + "]", ipvs.excludeCIDRs().get(i), "must be a valid CIDR"));
             }
         }
-        // kproxy: the name is sent to the kernel (IP_VS_SCHEDNAME_MAXLEN 16 with the NUL); "" means rr.
-        if (!IPVS_SCHEDULER.matcher(ipvs.scheduler()).matches()) {
-            errs.add(new FieldError("ipvs.scheduler", ipvs.scheduler(), "must be an IPVS scheduler name (e.g. rr, wrr, lc, sh), or blank for rr"));
+        // validateIPVSSchedulerMethod; the list is shared with the fold and the ipvs backend.
+        if (!IpvsConfig.knownScheduler(ipvs.scheduler())) {
+            errs.add(new FieldError("ipvs.scheduler", ipvs.scheduler(), IpvsConfig.schedulerReason()));
         }
     }
 

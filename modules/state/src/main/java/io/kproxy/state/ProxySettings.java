@@ -20,10 +20,11 @@ import java.util.List;
  * @param serviceCIDRs      the configured {@code kproxy.serviceCIDRs}: the service ranges while
  *                          the fold holds no ServiceCIDR object
  * @param bindAddress       {@code bindAddress} when set and not unspecified (at most one)
+ * @param ipvs              the {@code ipvs} section's rule-changing fields, each bad value at its default
  */
 record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int iptablesMasqueradeBit, int nftablesMasqueradeBit,
         boolean localhostNodePorts, List<Cidr> serviceCIDRs, List<Cidr> clusterCIDRs, LocalMode detectLocalMode, String bridgeInterface,
-        String interfaceNamePrefix, List<String> nodePortAddresses, List<IpAddress> bindAddress) {
+        String interfaceNamePrefix, List<String> nodePortAddresses, List<IpAddress> bindAddress, DataplaneSettings.Ipvs ipvs) {
 
     static final String PRIMARY = "primary";
     static final String ALL = "all";
@@ -33,8 +34,9 @@ record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int ip
     static final ProxySettings DEFAULT = RecordedSettings.of("", ConfigTrees.defaults(), new Problems(-1, "Config", "config"));
 
     ProxySettings {
-        if (nodeName == null || mode == null || detectLocalMode == null || bridgeInterface == null || interfaceNamePrefix == null) {
-            throw new IllegalArgumentException("nodeName, mode, detectLocalMode and interface names are required");
+        if (nodeName == null || mode == null || detectLocalMode == null || bridgeInterface == null || interfaceNamePrefix == null
+                || ipvs == null) {
+            throw new IllegalArgumentException("nodeName, mode, detectLocalMode, interface names and ipvs are required");
         }
         serviceCIDRs = List.copyOf(serviceCIDRs);
         clusterCIDRs = List.copyOf(clusterCIDRs);
@@ -51,6 +53,6 @@ record ProxySettings(String nodeName, String mode, boolean masqueradeAll, int ip
      * {@link ServiceRanges}).
      */
     DataplaneSettings dataplane(List<Cidr> serviceRanges) {
-        return new DataplaneSettings(mode, masqueradeAll, iptablesMasqueradeBit, nftablesMasqueradeBit, localhostNodePorts, serviceRanges);
+        return new DataplaneSettings(mode, masqueradeAll, iptablesMasqueradeBit, nftablesMasqueradeBit, localhostNodePorts, serviceRanges, ipvs);
     }
 }

@@ -3,6 +3,8 @@ package io.kproxy.state;
 import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.Defaults;
 import io.kproxy.config.FieldError;
+import io.kproxy.config.GoDuration;
+import io.kproxy.config.IpvsConfig;
 import io.kproxy.config.ProxyConfig;
 import io.kproxy.config.ProxyMode;
 import io.kproxy.config.RecordedConfig;
@@ -10,6 +12,7 @@ import io.kproxy.model.Cidr;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -58,7 +61,32 @@ final class RecordedSettings {
         }
         return new ProxySettings(nodeName, c.mode().apiName(), masqueradeAll, iptBit, nftBit, c.iptables().localhostNodePorts(),
                 serviceCIDRs, clusterCIDRs, c.detectLocalMode(), c.detectLocal().bridgeInterface(), c.detectLocal().interfaceNamePrefix(),
-                nodePortAddresses(c.nodePortAddresses(), p), bind);
+                nodePortAddresses(c.nodePortAddresses(), p), bind, ipvs(c.ipvs(), p));
+    }
+
+    /**
+     * The {@code ipvs} section with upstream's validation ({@code validation.go}) applied leniently:
+     * an unknown scheduler is reported and {@code rr} used, a negative timeout reported and 0 (the
+     * kernel's) used, a bad exclude CIDR reported and left out. Read in every mode, as the agent
+     * validated it only in ipvs mode (so a bad value on another mode's node is reported too).
+     */
+    private static DataplaneSettings.Ipvs ipvs(IpvsConfig c, Problems p) {
+        String scheduler = c.scheduler();
+        if (!IpvsConfig.knownScheduler(scheduler)) {
+            p.add("ipvs.scheduler", scheduler, IpvsConfig.schedulerReason(), "using " + IpvsConfig.DEFAULT_SCHEDULER);
+            scheduler = IpvsConfig.DEFAULT_SCHEDULER;
+        }
+        return new DataplaneSettings.Ipvs(scheduler, cidrs(c.excludeCIDRs(), "ipvs.excludeCIDRs", p), c.strictARP(),
+                timeout(c.tcpTimeout(), "ipvs.tcpTimeout", p), timeout(c.tcpFinTimeout(), "ipvs.tcpFinTimeout", p),
+                timeout(c.udpTimeout(), "ipvs.udpTimeout", p));
+    }
+
+    private static Duration timeout(Duration d, String path, Problems p) {
+        if (d.isNegative()) {
+            p.add(path, GoDuration.format(d), "must be greater than or equal to 0", "using 0 (the kernel's timeout)");
+            return Duration.ZERO;
+        }
+        return d;
     }
 
     /** A mark bit the kernel can hold; anything else is reported and the default used. */

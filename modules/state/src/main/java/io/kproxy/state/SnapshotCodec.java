@@ -27,14 +27,20 @@ import java.util.zip.CRC32C;
  *       then per ServiceCIDR its name (string), origin and ranges. Versions 1 and 2 decode with
  *       none, not synced (they were written before
  *       ServiceCIDRs were folded, so the configured ranges were in force, as they are then).</li>
+ *   <li>4 — the {@code ipvs} settings at the end of the settings: the scheduler (string), the
+ *       exclude CIDRs, {@code strictARP} (boolean), and the TCP, TCP FIN and UDP timeouts
+ *       (nanoseconds, long). Versions 1 to 3 decode with upstream's ipvs defaults
+ *       ({@link DataplaneSettings.Ipvs#DEFAULT}): they were written while ipvs mode rendered with
+ *       those defaults whatever the node's {@code ipvs} section said, so that is what was in force.</li>
  * </ul>
  */
 final class SnapshotCodec {
 
-    static final byte VERSION = 3;
+    static final byte VERSION = 4;
+    static final byte VERSION_3 = 3;
     static final byte VERSION_2 = 2;
     static final byte VERSION_1 = 1;
-    private static final Set<Byte> READS = Set.of(VERSION_1, VERSION_2, VERSION);
+    private static final Set<Byte> READS = Set.of(VERSION_1, VERSION_2, VERSION_3, VERSION);
 
     private SnapshotCodec() {
     }
@@ -102,7 +108,7 @@ final class SnapshotCodec {
             if (offset < -1) {
                 throw new SnapshotDecodeException("negative offset " + offset);
             }
-            ProxySettings settings = r.settings();
+            ProxySettings settings = r.settings(version >= VERSION);
             long configOffset = in.readLong();
             boolean servicesSynced = in.readBoolean();
             boolean slicesSynced = in.readBoolean();
@@ -129,8 +135,8 @@ final class SnapshotCodec {
                         .plus(s.ref(), s));
             }
             PersistentMap<String, ServiceCidrSpec> serviceCidrs = PersistentMap.empty();
-            boolean serviceCidrsSynced = version >= VERSION && in.readBoolean();
-            int cidrCount = version >= VERSION ? r.count() : 0;
+            boolean serviceCidrsSynced = version >= VERSION_3 && in.readBoolean();
+            int cidrCount = version >= VERSION_3 ? r.count() : 0;
             for (int i = 0; i < cidrCount; i++) {
                 ServiceCidrSpec s = r.serviceCidr();
                 serviceCidrs = serviceCidrs.plus(s.name(), s);

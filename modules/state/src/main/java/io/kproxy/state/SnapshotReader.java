@@ -10,6 +10,7 @@ import io.kproxy.model.ServiceRef;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads snapshot formats 1 to 3 ({@link SnapshotCodec}; the codec decides which parts to read). Every value goes through its validating
+ * Reads snapshot formats 1 to 4 ({@link SnapshotCodec}; the codec decides which parts to read). Every value goes through its validating
  * constructor; counts are bounded by the bytes left, so garbage cannot make it allocate wildly.
  * Repeated strings (node names, zones, namespaces) are shared to keep the decoded state small.
  */
@@ -46,7 +47,8 @@ final class SnapshotReader {
         return n;
     }
 
-    ProxySettings settings() throws IOException {
+    /** The settings; {@code withIpvs} for format 4, older formats decode with upstream's ipvs defaults. */
+    ProxySettings settings(boolean withIpvs) throws IOException {
         String nodeName = string();
         String mode = string();
         boolean masqueradeAll = in.readBoolean();
@@ -66,7 +68,7 @@ final class SnapshotReader {
             throw new IllegalArgumentException("unknown detectLocalMode " + localModeText);
         }
         ProxySettings s = new ProxySettings(nodeName, mode, masqueradeAll, iptBit, nftBit, localhostNodePorts, serviceCIDRs, clusterCIDRs,
-                localMode, string(), string(), stringList(), ips());
+                localMode, string(), string(), stringList(), ips(), withIpvs ? ipvs() : DataplaneSettings.Ipvs.DEFAULT);
         s.dataplane(s.serviceCIDRs()); // validates the masquerade bits
         for (String entry : s.nodePortAddresses()) {
             if (!entry.equals(ProxySettings.PRIMARY) && !entry.equals(ProxySettings.ALL) && !entry.equals(ProxySettings.LOCALHOST)) {
@@ -74,6 +76,11 @@ final class SnapshotReader {
             }
         }
         return s;
+    }
+
+    private DataplaneSettings.Ipvs ipvs() throws IOException {
+        return new DataplaneSettings.Ipvs(string(), cidrs(), in.readBoolean(), Duration.ofNanos(in.readLong()), Duration.ofNanos(in.readLong()),
+                Duration.ofNanos(in.readLong()));
     }
 
     /** The pin section (format 2); {@code null} when no pin was in force. */

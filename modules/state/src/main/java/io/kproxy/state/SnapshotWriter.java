@@ -33,6 +33,13 @@ final class SnapshotWriter {
         string(s.interfaceNamePrefix());
         strings(s.nodePortAddresses());
         ips(s.bindAddress());
+        DataplaneSettings.Ipvs ipvs = s.ipvs();
+        string(ipvs.scheduler());
+        cidrs(ipvs.excludeCIDRs());
+        out.writeBoolean(ipvs.strictARP());
+        out.writeLong(ipvs.tcpTimeout().toNanos());
+        out.writeLong(ipvs.tcpFinTimeout().toNanos());
+        out.writeLong(ipvs.udpTimeout().toNanos());
     }
 
     /** The pin in force, or none ({@code null}): a presence byte, then its fields. */

@@ -65,10 +65,7 @@ class SnapshotTest {
      */
     @Test
     void readsFormatVersion1() throws Exception {
-        byte[] v1;
-        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v1.bin")) {
-            v1 = in.readAllBytes();
-        }
+        byte[] v1 = committed("rich-v1.bin");
         assertThat(v1[0]).isEqualTo(SnapshotCodec.VERSION_1);
         FoldedState back = FoldedState.fromSnapshot(v1);
         assertThat(back).isEqualTo(rich());
@@ -83,16 +80,47 @@ class SnapshotTest {
      */
     @Test
     void readsFormatVersion2() throws Exception {
-        byte[] v2;
-        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/rich-v2.bin")) {
-            v2 = in.readAllBytes();
-        }
+        byte[] v2 = committed("rich-v2.bin");
         assertThat(v2[0]).isEqualTo(SnapshotCodec.VERSION_2);
         FoldedState back = FoldedState.fromSnapshot(v2);
         assertThat(back).isEqualTo(rich());
         assertThat(back.cluster().serviceCidrOrigins()).isEmpty();
         assertThat(back.node().settings().serviceCIDRs()).extracting(Object::toString).containsExactly("172.30.0.0/16");
         assertThat(back.toSnapshot()[0]).as("written again in the current format").isEqualTo(SnapshotCodec.VERSION);
+    }
+
+    /**
+     * A snapshot written by format version 3 (before the ipvs settings were folded,
+     * {@code rich-v3.bin}, made from {@link #rich()} by the version-3 encoder) still decodes, with
+     * upstream's ipvs defaults (what ipvs mode rendered with then).
+     */
+    @Test
+    void readsFormatVersion3() throws Exception {
+        byte[] v3 = committed("rich-v3.bin");
+        assertThat(v3[0]).isEqualTo(SnapshotCodec.VERSION_3);
+        FoldedState back = FoldedState.fromSnapshot(v3);
+        assertThat(back).isEqualTo(rich());
+        assertThat(back.node().settings().ipvs()).isEqualTo(DataplaneSettings.Ipvs.DEFAULT);
+        assertThat(back.toSnapshot()[0]).as("written again in the current format").isEqualTo(SnapshotCodec.VERSION);
+    }
+
+    @Test
+    void theIpvsSettingsRoundTrip() {
+        Json.Obj config = Json.obj("mode", Json.of("ipvs"), "ipvs", Json.obj("scheduler", Json.of("mh"), "excludeCIDRs",
+                Json.arr(Json.of("10.96.0.0/12"), Json.of("fd00:96::/108")), "strictARP", Json.of(true), "tcpTimeout", Json.of("15m"),
+                "tcpFinTimeout", Json.of("1.5s"), "udpTimeout", Json.of("5m")));
+        FoldedState s = Logs.fold(Logs.synced(config));
+        FoldedState back = FoldedState.fromSnapshot(s.toSnapshot());
+        assertThat(back).isEqualTo(s);
+        assertThat(back.node().settings().ipvs().scheduler()).isEqualTo("mh");
+        assertThat(back.node().settings().ipvs().tcpFinTimeout()).isEqualTo(java.time.Duration.ofMillis(1500));
+    }
+
+    /** A snapshot committed under {@code src/test/resources/snapshots}, written by an earlier format's encoder. */
+    private static byte[] committed(String name) throws java.io.IOException {
+        try (var in = SnapshotTest.class.getResourceAsStream("/snapshots/" + name)) {
+            return in.readAllBytes();
+        }
     }
 
     @Test

@@ -36,6 +36,7 @@ final class IpvsBackend implements Backend {
     private final Applier applier;
     private final Optional<KernelPort> textPort;
     private final ConntrackPort conntrack;
+    /** For {@link #cleanup} only, which has no node state: renders read the node's settings. */
     private final IpvsSettings settings;
     /** The result of the last successful apply, for the probe; empty before the first and after a failure. */
     private volatile Optional<IpvsPlan> lastApplied = Optional.empty();
@@ -43,7 +44,7 @@ final class IpvsBackend implements Backend {
     IpvsBackend(IpvsSettings settings, boolean randomFully, IpvsKernel kernel, Optional<KernelPort> textPort,
             ConntrackPort conntrack, Clock clock) {
         this.settings = settings;
-        this.renderer = new PlanRenderer(settings, randomFully);
+        this.renderer = new PlanRenderer(randomFully);
         this.applier = new Applier(kernel, clock);
         this.textPort = textPort;
         this.conntrack = conntrack;
@@ -168,7 +169,8 @@ final class IpvsBackend implements Backend {
         if (last.isEmpty()) {
             return true;
         }
-        long ours = k.virtualServers().stream().filter(vs -> !settings.excluded(vs.key().address())).count();
+        IpvsSettings applied = last.get().settings();
+        long ours = k.virtualServers().stream().filter(vs -> !applied.excluded(vs.key().address())).count();
         return ours == last.get().v4().image().serviceCount() + last.get().v6().image().serviceCount();
     }
 

@@ -46,7 +46,8 @@ final class IpvsDiff {
 
     static Transaction diff(Optional<IpvsPlan> last, IpvsPlan desired, SyncOptions options, Draining draining) {
         Optional<Map<IpFamily, Known>> known = last.map(l -> Map.of(IpFamily.IPV4, known(l.v4()), IpFamily.IPV6, known(l.v6())));
-        boolean full = last.isEmpty() || options.forceFull();
+        // Sysctls and timeouts go with full transactions only, so a change of the node's ipvs settings is one.
+        boolean full = last.isEmpty() || options.forceFull() || !last.get().settings().equals(desired.settings());
         return diff(known.orElse(Map.of(IpFamily.IPV4, empty(IpFamily.IPV4), IpFamily.IPV6, empty(IpFamily.IPV6))), desired, options.now(), full,
                 draining, false);
     }

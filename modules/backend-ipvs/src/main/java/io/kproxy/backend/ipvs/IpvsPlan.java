@@ -57,7 +57,9 @@ final class IpvsPlan extends MemoizedPlan {
     /**
      * Per family (IPv4 first): the node-wide block (every ipset as {@code ipset save} creates it,
      * the helper rules as {@code iptables-restore --noflush} input), then one block per service
-     * port ({@link PartText}), blocks separated by blank lines.
+     * port ({@link PartText}), blocks separated by blank lines; then, when the node's {@code ipvs}
+     * section sets them, the IPVS timeouts and the strict-ARP sysctls (the scheduler shows on
+     * every virtual server).
      */
     @Override
     protected String computeRulesetText() {
@@ -65,6 +67,21 @@ final class IpvsPlan extends MemoizedPlan {
         for (FamilyPlan f : new FamilyPlan[] {v4, v6}) {
             b.append(f.nodeWideText()).append('\n');
             f.parts().values().forEach(p -> b.append(p.text()).append('\n'));
+        }
+        if (settings.setsTimeouts() || settings.strictARP()) {
+            b.append("# ipvs settings\n").append(configuredText());
+        }
+        return b.toString();
+    }
+
+    /** The configured timeouts ({@code ipvsadm --set}, in seconds) and strict-ARP sysctls, as comment lines; "" for upstream's defaults. */
+    private String configuredText() {
+        StringBuilder b = new StringBuilder();
+        if (settings.setsTimeouts()) {
+            b.append("# ").append(settings.ipvsadmSet()).append('\n');
+        }
+        if (settings.strictARP()) {
+            b.append("# sysctl net/ipv4/conf/all/arp_ignore=1\n# sysctl net/ipv4/conf/all/arp_announce=2\n");
         }
         return b.toString();
     }
@@ -98,6 +115,9 @@ final class IpvsPlan extends MemoizedPlan {
         IptablesRules.JUMPS.forEach(j -> b.append("# -t ").append(j.table()).append(' ').append(j.line()).append('\n'));
         b.append("# sysctls\n");
         Sysctls.wanted(settings).forEach((k, v) -> b.append("# ").append(k).append('=').append(v).append('\n'));
+        if (settings.setsTimeouts()) {
+            b.append("# timeouts (tcp tcpfin udp, seconds)\n# ").append(settings.ipvsadmSet()).append('\n');
+        }
         return b.toString();
     }
 
@@ -105,6 +125,10 @@ final class IpvsPlan extends MemoizedPlan {
     protected void hashSections(RulesetHash.Builder hash) {
         for (FamilyPlan f : new FamilyPlan[] {v4, v6}) {
             hash.section(f.nodeWideDigest(), f.parts().values().stream().map(PortPart::digest).toList());
+        }
+        if (settings.setsTimeouts() || settings.strictARP()) {
+            // The ruleset text's settings block, so that a change of timeouts or strict ARP alone changes the hash too.
+            hash.section(RulesetHash.digest(configuredText()), 0);
         }
     }
 

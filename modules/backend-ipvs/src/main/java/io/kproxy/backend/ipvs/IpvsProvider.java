@@ -36,15 +36,15 @@ public final class IpvsProvider implements BackendProvider {
     /**
      * A backend whose transactions go, as text, to {@code kernel}, with an in-memory IPVS kernel
      * tracking what they program (rendering, tests): that kernel reports no connections, so a
-     * drained real server goes at its first check. Upstream's defaults for the {@code ipvs}
-     * section ({@code rr}, no timeouts, no strict ARP).
+     * drained real server goes at its first check. Renders use the node's {@code ipvs} settings
+     * ({@code NodeState.settings().ipvs()}); {@code cleanup} spares no virtual server (upstream's defaults).
      */
     @Override
     public Backend create(KernelPort kernel, ConntrackPort conntrack) {
         return new IpvsBackend(IpvsSettings.DEFAULT, true, new MemoryIpvsKernel(), Optional.of(kernel), conntrack, Clock.systemUTC());
     }
 
-    /** A backend programming {@code kernel} with {@code settings} (tests; the kernel adapter). */
+    /** A backend programming {@code kernel}; {@code settings} are what {@code cleanup} uses (renders read the node's). */
     static IpvsBackend create(IpvsSettings settings, IpvsKernel kernel, ConntrackPort conntrack, Clock clock) {
         return new IpvsBackend(settings, true, kernel, Optional.empty(), conntrack, clock);
     }

@@ -10,20 +10,21 @@ import java.util.Optional;
 
 /**
  * NodeState to {@link IpvsPlan}, from scratch or on top of the previous plan (only the ports the
- * delta names are rendered again). Pure and thread-safe for given settings.
+ * delta names are rendered again), with the node's {@code ipvs} settings
+ * ({@code state.settings().ipvs()}: scheduler, timeouts, strict ARP, excluded CIDRs). Pure and
+ * thread-safe.
  */
 final class PlanRenderer {
 
-    private final IpvsSettings settings;
     private final boolean randomFully;
 
-    PlanRenderer(IpvsSettings settings, boolean randomFully) {
-        this.settings = settings;
+    PlanRenderer(boolean randomFully) {
         this.randomFully = randomFully;
     }
 
     IpvsPlan render(NodeState state) {
-        return new IpvsPlan(family(state, IpFamily.IPV4), family(state, IpFamily.IPV6), settings, Optional.empty());
+        IpvsSettings settings = IpvsSettings.of(state.settings().ipvs());
+        return new IpvsPlan(family(state, IpFamily.IPV4, settings), family(state, IpFamily.IPV6, settings), settings, Optional.empty());
     }
 
     /**
@@ -32,6 +33,7 @@ final class PlanRenderer {
      * work carries over: the kernel still holds what it was about.
      */
     IpvsPlan renderIncremental(IpvsPlan previous, NodeState state, StateDelta delta) {
+        IpvsSettings settings = IpvsSettings.of(state.settings().ipvs());
         if (delta.nodeChanged() || delta.settingsChanged() || !previous.settings().equals(settings)
                 || !previous.v4().nodeWide().equals(nodeWide(state, IpFamily.IPV4))
                 || !previous.v6().nodeWide().equals(nodeWide(state, IpFamily.IPV6))) {
@@ -50,7 +52,7 @@ final class PlanRenderer {
         return new IpvsPlan(v4, v6, settings, previous.nextDeferredWork());
     }
 
-    private FamilyPlan family(NodeState state, IpFamily f) {
+    private FamilyPlan family(NodeState state, IpFamily f, IpvsSettings settings) {
         FamilyState fs = state.family(f);
         PartRenderer r = new PartRenderer(fs, settings);
         FamilyPlan plan = FamilyPlan.empty(f, nodeWide(state, f));

@@ -11,6 +11,7 @@ import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
 import io.kproxy.backend.testkit.States;
 import io.kproxy.model.IpFamily;
+import io.kproxy.state.DataplaneSettings;
 import io.kproxy.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +30,7 @@ class BadInputTest {
     private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
 
     private static IpvsPlan render(List<States.PortSpec> specs) {
-        return new PlanRenderer(IpvsSettings.DEFAULT, true).render(IpvsStates.state(specs));
+        return new PlanRenderer(true).render(IpvsStates.state(specs));
     }
 
     private static String applied(List<States.PortSpec> specs) throws Exception {
@@ -96,10 +97,13 @@ class BadInputTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ipvs.scheduler").hasMessageContaining("fastest");
         assertThatThrownBy(() -> new IpvsSettings("rr", List.of(), false, Duration.ofSeconds(-1), Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class);
-        IpvsSettings mh = new IpvsSettings("mh", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO);
-        IpvsPlan plan = new PlanRenderer(mh, true).render(IpvsStates.state(List.of(IpvsStates.web())));
+        DataplaneSettings.Ipvs mh = new DataplaneSettings.Ipvs("mh", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+        IpvsPlan plan = new PlanRenderer(true).render(IpvsStates.state(List.of(IpvsStates.web()), mh));
         assertThat(plan.rulesetText()).contains("-A -t 172.30.0.41:80 -s mh -b mh-port\n");
         assertThat(new IpvsSettings("", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO).scheduler()).isEqualTo("rr");
+        // The backend refuses what the configuration's Validator refuses: one list (IpvsConfig.SCHEDULERS).
+        assertThatThrownBy(() -> new DataplaneSettings.Ipvs("RR", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of rr, wrr");
         assertThat(plan.loadableText(IpFamily.IPV6)).contains("# ipvsadm-restore");
     }
 }

@@ -5,6 +5,7 @@ import static io.kproxy.backend.testkit.States.port;
 
 import io.kproxy.backend.testkit.States;
 import io.kproxy.model.Protocol;
+import io.kproxy.state.DataplaneSettings;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
 import java.util.List;
@@ -20,7 +21,14 @@ final class IpvsStates {
     }
 
     static NodeState state(List<States.PortSpec> specs) {
-        return node().state(specs.stream().map(States.PortSpec::build).toList());
+        return state(specs, DataplaneSettings.Ipvs.DEFAULT);
+    }
+
+    /** The node with {@code ipvs} as its configured {@code ipvs} section. */
+    static NodeState state(List<States.PortSpec> specs, DataplaneSettings.Ipvs ipvs) {
+        States.NodeSpec node = node();
+        node.ipvs = ipvs;
+        return node.state(specs.stream().map(States.PortSpec::build).toList());
     }
 
     /** A ClusterIP service with two endpoints, one of them local. */

@@ -33,7 +33,7 @@ class IpvsToolsIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.kproxy.backend.ipvs.RenderGoldenTest#scenarios")
     void theToolsLoadWhatEachScenarioRenders(String scenario, List<States.PortSpec> specs) {
-        IpvsPlan plan = new PlanRenderer(IpvsSettings.DEFAULT, true).render(IpvsStates.state(specs));
+        IpvsPlan plan = new PlanRenderer(true).render(IpvsStates.state(specs));
         for (IpFamily f : IpFamily.values()) {
             String load = plan.loadableText(f);
             String sets = section(load, "# ipset restore\n");

@@ -114,7 +114,7 @@ class RenderGoldenTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void rendersAsGolden(String scenario, List<States.PortSpec> specs) {
-        IpvsPlan plan = new PlanRenderer(IpvsSettings.DEFAULT, true).render(IpvsStates.state(specs));
+        IpvsPlan plan = new PlanRenderer(true).render(IpvsStates.state(specs));
         Golden.assertMatches("ipvs/" + scenario + ".txt", plan.rulesetText());
         Golden.assertMatches("ipvs/" + scenario + ".v4.load", plan.loadableText(IpFamily.IPV4));
         assertThat(plan.servicePorts()).isEqualTo(specs.stream().mapToInt(s -> 1).sum());

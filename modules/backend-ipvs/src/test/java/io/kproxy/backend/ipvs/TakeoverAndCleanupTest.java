@@ -13,6 +13,7 @@ import io.kproxy.model.Cidr;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.Protocol;
+import io.kproxy.state.DataplaneSettings;
 import io.kproxy.state.NodeState;
 import io.kproxy.testkit.SettableClock;
 import java.time.Duration;
@@ -30,15 +31,16 @@ import org.junit.jupiter.api.Test;
 class TakeoverAndCleanupTest {
 
     private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
-    private static final IpvsSettings EXCLUDING = new IpvsSettings("rr", List.of(Cidr.parse("198.51.100.0/24")), true,
+    /** The node's configured {@code ipvs} section (renders read it from the state; cleanup gets it from the provider). */
+    private static final DataplaneSettings.Ipvs EXCLUDING = new DataplaneSettings.Ipvs("rr", List.of(Cidr.parse("198.51.100.0/24")), true,
             Duration.ofSeconds(900), Duration.ZERO, Duration.ofSeconds(300));
 
     @Test
     void aRestartTakesTheKernelOverWithoutTouchingWhatIsRight() throws Exception {
         MemoryIpvsKernel kernel = new MemoryIpvsKernel();
         SettableClock clock = new SettableClock(T0);
-        NodeState state = IpvsStates.state(List.of(IpvsStates.web(), IpvsStates.dns()));
-        IpvsBackend first = IpvsProvider.create(EXCLUDING, kernel, new MemoryKernelPort(), clock);
+        NodeState state = IpvsStates.state(List.of(IpvsStates.web(), IpvsStates.dns()), EXCLUDING);
+        IpvsBackend first = IpvsProvider.create(IpvsSettings.of(EXCLUDING), kernel, new MemoryKernelPort(), clock);
         first.apply(first.diff(Optional.empty(), first.render(state), SyncOptions.at(T0)));
         VsKey stale = new VsKey(Protocol.TCP, IpAddress.parse("172.30.0.99"), 80);
         VsKey foreign = new VsKey(Protocol.TCP, IpAddress.parse("198.51.100.7"), 80);
@@ -48,7 +50,7 @@ class TakeoverAndCleanupTest {
         kernel.updateRealServer(web, RealServer.serving(IpAddress.parse("10.180.0.1"), 8080).withWeight(0));
         kernel.clearOperations();
 
-        IpvsBackend second = IpvsProvider.create(EXCLUDING, kernel, new MemoryKernelPort(), clock);
+        IpvsBackend second = IpvsProvider.create(IpvsSettings.of(EXCLUDING), kernel, new MemoryKernelPort(), clock);
         Transaction tx = second.diffFromKernel(second.render(state), SyncOptions.at(T0));
         second.apply(tx);
 
@@ -65,8 +67,8 @@ class TakeoverAndCleanupTest {
     @Test
     void cleanupRemovesWhatIpvsModeOwnsAndSparesExcludedServers() throws Exception {
         MemoryIpvsKernel kernel = new MemoryIpvsKernel();
-        IpvsBackend b = IpvsProvider.create(EXCLUDING, kernel, new MemoryKernelPort(), new SettableClock(T0));
-        b.apply(b.diff(Optional.empty(), b.render(IpvsStates.state(List.of(IpvsStates.web()))), SyncOptions.at(T0)));
+        IpvsBackend b = IpvsProvider.create(IpvsSettings.of(EXCLUDING), kernel, new MemoryKernelPort(), new SettableClock(T0));
+        b.apply(b.diff(Optional.empty(), b.render(IpvsStates.state(List.of(IpvsStates.web()), EXCLUDING)), SyncOptions.at(T0)));
         VsKey foreign = new VsKey(Protocol.TCP, IpAddress.parse("198.51.100.7"), 80);
         kernel.addVirtualServer(new VirtualServer(foreign, "wrr", 0, 0));
         assertThat(b.rulesIntact()).isTrue();
@@ -84,8 +86,8 @@ class TakeoverAndCleanupTest {
     @Test
     void theProbeSeesAVirtualServerDeletedBehindKproxysBack() throws Exception {
         MemoryIpvsKernel kernel = new MemoryIpvsKernel();
-        IpvsBackend b = IpvsProvider.create(EXCLUDING, kernel, new MemoryKernelPort(), new SettableClock(T0));
-        b.apply(b.diff(Optional.empty(), b.render(IpvsStates.state(List.of(IpvsStates.web(), IpvsStates.dns()))), SyncOptions.at(T0)));
+        IpvsBackend b = IpvsProvider.create(IpvsSettings.of(EXCLUDING), kernel, new MemoryKernelPort(), new SettableClock(T0));
+        b.apply(b.diff(Optional.empty(), b.render(IpvsStates.state(List.of(IpvsStates.web(), IpvsStates.dns()), EXCLUDING)), SyncOptions.at(T0)));
         kernel.addVirtualServer(new VirtualServer(new VsKey(Protocol.TCP, IpAddress.parse("198.51.100.7"), 80), "wrr", 0, 0));
         assertThat(b.rulesIntact()).as("an excluded virtual server is not ours").isTrue();
         kernel.deleteVirtualServer(new VsKey(Protocol.UDP, IpAddress.parse("172.30.0.10"), 53));

@@ -129,6 +129,8 @@ public final class States {
         public LocalDetector v6Detector = new LocalDetector.Cidrs(List.of(cidr("fd00:10::/48")));
         public String v4NodeIP = "192.168.0.2";
         public String v6NodeIP = "fd00:192::2";
+        /** The {@code ipvs} section in force (only the ipvs backend reads it). */
+        public DataplaneSettings.Ipvs ipvs = DataplaneSettings.Ipvs.DEFAULT;
 
         public NodeSpec(String mode, boolean localhostNodePorts, NodePortAddresses v4NodePorts, NodePortAddresses v6NodePorts) {
             this.mode = Objects.requireNonNull(mode, "mode");
@@ -149,7 +151,7 @@ public final class States {
             }
             NodeInfo node = new NodeInfo("test-node", true, "", List.of(ip(v4NodeIP), ip(v6NodeIP)), List.of(), true);
             DataplaneSettings settings = new DataplaneSettings(mode, masqueradeAll, masqueradeBit, 14, localhostNodePorts,
-                    serviceCIDRs.stream().map(States::cidr).toList());
+                    serviceCIDRs.stream().map(States::cidr).toList(), ipvs);
             return new NodeState(node, settings, true, new FamilyState(IpFamily.IPV4, v4, List.of(ip(v4NodeIP)), v4NodePorts, v4Detector),
                     new FamilyState(IpFamily.IPV6, v6, List.of(ip(v6NodeIP)), v6NodePorts, v6Detector));
         }
