@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs inside User-Mode Linux ({@link IpvsBenchUmlIT}): loads N virtual services × D real
+ * Runs inside User-Mode Linux ({@link IpvsBenchUmlMeasure}): loads N virtual services × D real
  * servers into a fresh network namespace through {@link IpvsClient} and, in another fresh
  * namespace, the same table through {@code ipvsadm -R} (process start included), three times
  * each, then times single real-server weight changes on the loaded table. Prints
