@@ -53,18 +53,21 @@ if [ "$skip_maven" = 0 ]; then
 fi
 
 # The base: the packages and what they need, nothing else. The custom variant installs only the
-# listed packages and their dependencies; dpkg, dash and the tools dpkg's maintainer scripts
-# call (coreutils, sed, grep, findutils, diffutils, tar, perl-base for debconf) are listed
-# because the custom variant does not add Essential packages on its own. dash is also the
-# launcher's /bin/sh. Documentation, manual pages and translations are not unpacked; apt's
-# lists and cache (there is no apt in the image; its download directory belongs to _apt) and the
-# mail spool (writable by group mail) go.
+# listed packages and their dependencies. It does not add Essential packages on its own, so dpkg,
+# dash and what dpkg's maintainer scripts call (coreutils, sed, grep, findutils, diffutils, tar,
+# perl-base for debconf) are listed to install, and purged again afterwards: the agent calls none
+# of them (it runs nft, iptables, ipset, conntrack and ip; the launcher needs only dash as
+# /bin/sh). dpkg stays, so that its status file tells scanners what is installed. Documentation,
+# manual pages, translations and glibc's iconv modules are not unpacked; apt's lists and cache
+# (there is no apt in the image; its download directory belongs to _apt) and the mail spool
+# (writable by group mail) go; /var/local is root's only (Debian gives group staff write).
 mm_args=(--quiet --format=tar --variant=custom --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr
   "--include=base-files,base-passwd,dpkg,dash,coreutils,sed,grep,findutils,diffutils,tar,debianutils,libc-bin,perl-base,${packages// /,}"
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*'
   --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*'
-  --dpkgopt='path-exclude=/usr/share/info/*'
-  --skip=cleanup/apt --customize-hook='rm -rf "$1"/var/cache/apt "$1"/var/lib/apt "$1"/var/log/* "$1"/var/cache/debconf/*-old "$1"/var/lib/dpkg/*-old "$1"/var/mail "$1"/var/spool/mail'
+  --dpkgopt='path-exclude=/usr/share/info/*' --dpkgopt='path-exclude=/usr/lib/*/gconv/*'
+  --customize-hook='chroot "$1" dpkg --purge --force-remove-essential --force-depends debconf perl-base diffutils findutils grep sed tar coreutils'
+  --skip=cleanup/apt --customize-hook='rm -rf "$1"/var/cache/apt "$1"/var/lib/apt "$1"/var/cache/debconf "$1"/var/log/* "$1"/var/lib/dpkg/*-old "$1"/var/mail "$1"/var/spool/mail && chown root:root "$1"/var/local && chmod 0755 "$1"/var/local'
   bookworm)
 key=$(printf '%s\n' "${mm_args[@]}" | sha256sum | cut -c1-16)
 base_tar="$cache/base-$key.tar"

@@ -124,6 +124,10 @@ final class BuiltImage implements AutoCloseable {
 
     /** The command that enters the mounted image inside {@code netnsPrefix} (test resource image/enter-image.sh). */
     List<String> enter(List<String> netnsPrefix, Path journal, Path objects, List<String> command) {
+        // Never the machine's own network namespace: only one a test created (NetNs.prefix()).
+        if (netnsPrefix.size() != 4 || !netnsPrefix.subList(0, 3).equals(List.of("ip", "netns", "exec")) || !netnsPrefix.get(3).startsWith("kp-")) {
+            throw new IllegalArgumentException("the image is entered only inside a test's network namespace, not with " + netnsPrefix);
+        }
         List<String> cmd = new ArrayList<>(netnsPrefix);
         cmd.addAll(List.of("unshare", "--mount", "sh", Path.of("src/test/resources/image/enter-image.sh").toAbsolutePath().toString(),
                 root.toString(), journal.toString(), objects == null ? "" : objects.toString()));

@@ -94,21 +94,32 @@ class ImageIT {
         for (String pkg : cf.argDefault("KPROXY_PACKAGES").split(" ")) {
             assertThat(status).as("package %s installed", pkg).containsPattern("(?m)^Package: " + pkg + "\\n(?:.+\\n)*?Status: install ok installed");
         }
+        // The tools the agent runs are there; shell tools it does not call, perl and apt are not (deploy/build-image.sh).
+        for (String tool : List.of("usr/sbin/nft", "usr/sbin/iptables-nft-restore", "usr/sbin/iptables-legacy-restore", "usr/sbin/ipset",
+                "usr/sbin/conntrack", "usr/sbin/ip", "usr/bin/sh")) {
+            assertThat(image.root.resolve(tool)).as(tool).exists();
+        }
+        for (String tool : List.of("usr/bin/bash", "usr/bin/perl", "usr/bin/apt", "usr/bin/grep", "usr/bin/sed", "usr/bin/ls", "usr/bin/tar")) {
+            assertThat(image.root.resolve(tool)).as(tool).doesNotExist();
+        }
         assertThat(cf.lines()).anyMatch(l -> l.contains("install -d -m 0700 /var/lib/kproxy"));
         assertThat(mode(image.root.resolve("var/lib/kproxy"))).isEqualTo("rwx------");
         assertThat(mode(image.root.resolve("etc/kproxy"))).isEqualTo("rwxr-xr-x");
 
-        // Owned by root and writable by root only, but for the sticky temporary directories and
-        // the device nodes (a runtime mounts its own /dev over them).
+        // Owned by root and writable by root only, but for sticky directories (/tmp, /var/tmp,
+        // /run/lock: nobody can touch another's files there) and the device nodes (a runtime
+        // mounts its own /dev over them).
         List<String> writable = new ArrayList<>();
         try (Stream<Path> all = Files.walk(image.root)) {
             all.filter(p -> !Files.isSymbolicLink(p)).forEach(p -> {
                 String rel = image.root.relativize(p).toString();
-                int uid = uid(p);
+                int uid = unix(p, "uid");
+                int gid = unix(p, "gid");
+                boolean sticky = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS) && (unix(p, "mode") & 01000) != 0;
                 Set<PosixFilePermission> perms = perms(p);
-                boolean othersWrite = perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE);
-                if ((uid != 0 || othersWrite) && !rel.startsWith("dev/") && !rel.equals("tmp") && !rel.equals("var/tmp")) {
-                    writable.add(rel + " uid=" + uid + " " + PosixFilePermissions.toString(perms));
+                boolean othersWrite = (gid != 0 && perms.contains(PosixFilePermission.GROUP_WRITE)) || perms.contains(PosixFilePermission.OTHERS_WRITE);
+                if ((uid != 0 || othersWrite) && !rel.startsWith("dev/") && !sticky) {
+                    writable.add(rel + " uid=" + uid + " gid=" + gid + " " + PosixFilePermissions.toString(perms));
                 }
             });
         }
@@ -141,7 +152,7 @@ class ImageIT {
                 NetnsHttp.Response healthz = NetnsHttp.get(world.node, "127.0.0.1", 10256, "/healthz");
                 assertThat(healthz.status()).as(healthz.body()).isEqualTo(200);
                 assertThat(world.topo.ns("node").exec("nft", "list", "ruleset")).contains("demo/web/tcp/http");
-                assertThat(agent.output()).contains("decision=agent-started").doesNotContain("level=ERROR");
+                assertThat(agent.output()).contains("decision=agent-started", "decision=synced kind=FULL").doesNotContain("level=ERROR");
                 try (Stream<Path> files = Files.list(journal.resolve("journal"))) {
                     assertThat(files.count()).as("journal written to the volume").isPositive();
                 }
@@ -202,9 +213,10 @@ class ImageIT {
         }
     }
 
-    private static int uid(Path p) {
+    /** A numeric attribute of the unix view: uid, gid, mode. */
+    private static int unix(Path p, String attribute) {
         try {
-            return (Integer) Files.getAttribute(p, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            return (Integer) Files.getAttribute(p, "unix:" + attribute, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
