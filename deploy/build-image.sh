@@ -74,13 +74,19 @@ base_tar="$cache/base-$key.tar"
 mkdir -p "$cache"
 if [ "$fresh_base" = 1 ] || [ -z "$(find "$base_tar" -mtime -7 2>/dev/null)" ]; then
   echo "build-image: building the Debian base ($packages)" >&2
-  mmdebstrap "${mm_args[@]}" "$base_tar.part" >&2
-  mv "$base_tar.part" "$base_tar"
+  part="$base_tar.$$.part"
+  trap 'rm -f "$part"' EXIT
+  mmdebstrap "${mm_args[@]}" "$part" >&2
+  mv "$part" "$base_tar"
   find "$cache" -maxdepth 1 -name 'base-*.tar' ! -name "base-$key.tar" -delete
 fi
 base="localhost/kproxy-base:$(sha256sum "$base_tar" | cut -c1-16)"
 if ! podman image exists "$base"; then
   podman import --quiet "$base_tar" "$base" >/dev/null
+  # Older bases go (their layers stay while an image built on them is kept).
+  for old in $(podman images --format '{{.Repository}}:{{.Tag}}' localhost/kproxy-base); do
+    [ "$old" = "$base" ] || podman rmi "$old" >/dev/null 2>&1 || true
+  done
 fi
 
 stage=$(mktemp -d "$cache/stage.XXXXXX")

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -171,26 +173,18 @@ class ImageIT {
                 .toString())).toArray(String[]::new));
         Path journal = Files.createDirectories(dir.resolve("journal-render"));
         KproxyLaunchIT.Result inImage;
-        try (io.kproxy.testkit.NetNs ns = io.kproxy.testkit.NetNs.create("imgrend")) {
+        try (NetNs ns = NetNs.create("imgrend")) {
             List<String> command = new ArrayList<>(List.of("/opt/kproxy/kproxy"));
             command.addAll(args);
             command.add("/tmp/objects");
             Process p = new ProcessBuilder(image.enter(ns.prefix(), journal, RenderCommandTest.OBJECTS.toAbsolutePath(), command)).start();
-            var out = java.util.concurrent.CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
-            var err = java.util.concurrent.CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> KproxyLaunchIT.read(p.getInputStream()));
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> KproxyLaunchIT.read(p.getErrorStream()));
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("render in the image finished").isTrue();
             inImage = new KproxyLaunchIT.Result(p.exitValue(), out.join(), err.join());
         }
         assertThat(inImage.exit()).as(inImage.err()).isEqualTo(host.exit()).isEqualTo(3);
         assertThat(inImage.out()).isEqualTo(host.out()).contains("table ip kube-proxy");
-    }
-
-    private static String readAll(java.io.InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Every entry under {@code top}: relative path, type (d, f, l) and permissions, sorted. */
