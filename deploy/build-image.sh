@@ -114,8 +114,13 @@ buildah config --entrypoint '["/opt/kproxy/kproxy"]' --cmd '["run", "--help"]' \
   --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --label org.opencontainers.image.title=kproxy --label "org.opencontainers.image.version=$version" \
   --label "org.opencontainers.image.revision=$revision" "$ctr"
+previous=$(podman image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)
 buildah commit --quiet --rm "$ctr" "$tag" >/dev/null
 ctr=""
+# The image this build replaced under the same name, unless a container or another name uses it.
+if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect --format '{{.Id}}' "$tag")" ]; then
+  podman rmi "$previous" >/dev/null 2>&1 || true
+fi
 
 if [ -n "$save" ]; then
   rm -f "$save"
