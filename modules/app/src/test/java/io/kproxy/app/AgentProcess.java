@@ -54,9 +54,14 @@ final class AgentProcess implements AutoCloseable {
     }
 
     static AgentProcess start(List<String> prefix, List<String> args, String logName) throws IOException {
+        return startCommand(command(prefix, args), logName);
+    }
+
+    /** Any command that ends in {@code exec}ing the agent (ImageIT: the image's entrypoint, entered with chroot). */
+    static AgentProcess startCommand(List<String> command, String logName) throws IOException {
         Path log = Path.of("target", logName);
         Files.createDirectories(log.getParent());
-        ProcessBuilder pb = builder(command(prefix, args)).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = builder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         return new AgentProcess(pb.start(), log);
     }
 

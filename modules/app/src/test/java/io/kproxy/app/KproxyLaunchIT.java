@@ -30,7 +30,7 @@ class KproxyLaunchIT {
         return new Result(p.exitValue(), out.join(), err.join());
     }
 
-    private static String read(java.io.InputStream in) {
+    static String read(java.io.InputStream in) {
         try (in) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (java.io.IOException e) {
