@@ -1,0 +1,289 @@
+package io.kproxy.backend.ipvs;
+
+import io.kproxy.backend.KernelException;
+import io.kproxy.backend.ipvs.spi.Destination;
+import io.kproxy.backend.ipvs.spi.IpvsKernel;
+import io.kproxy.backend.ipvs.spi.RealServer;
+import io.kproxy.backend.ipvs.spi.SetSpec;
+import io.kproxy.backend.ipvs.spi.VirtualServer;
+import io.kproxy.backend.ipvs.spi.VsKey;
+import io.kproxy.model.IpAddress;
+import io.kproxy.model.IpFamily;
+import io.kproxy.netlink.IpsetClient;
+import io.kproxy.netlink.IpsetContents;
+import io.kproxy.netlink.IpsetOp;
+import io.kproxy.netlink.IpsetType;
+import io.kproxy.netlink.IpvsClient;
+import io.kproxy.netlink.IpvsDestination;
+import io.kproxy.netlink.IpvsOp;
+import io.kproxy.netlink.IpvsService;
+import io.kproxy.netlink.IpvsTimeouts;
+import io.kproxy.netlink.LinkAddress;
+import io.kproxy.netlink.NetlinkRequestException;
+import io.kproxy.netlink.NetnsThread;
+import io.kproxy.netlink.RtnlClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The real {@link IpvsKernel} of a network namespace: IPVS over generic netlink
+ * ({@link IpvsClient}), the sets over nfnetlink ({@link IpsetClient}), {@code kube-ipvs0} and its
+ * addresses over rtnetlink ({@link RtnlClient}), the helper rules through
+ * {@code iptables-restore --noflush} ({@link IptablesTool}), sysctls written under
+ * {@code /proc/sys} by a thread inside the namespace. One netlink request per operation; the
+ * kernel applies each on its own, so a refused one is thrown as a {@link KernelException} naming
+ * it ({@link NetlinkRequestException#failures()}), and the backend's next sync is a full one from
+ * the kernel (docs/backends/ipvs.md, "Transactions"). One caller at a time (the engine's sync
+ * thread); every method blocks. {@link #close()} closes the sockets.
+ */
+final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
+
+    private final IpvsClient ipvs;
+    private final IpsetClient ipset;
+    private final RtnlClient rtnl;
+    private final IptablesTool iptables;
+    private final NetnsThread sysctlThread;
+
+    private NetlinkIpvsKernel(IpvsClient ipvs, IpsetClient ipset, RtnlClient rtnl, IptablesTool iptables, NetnsThread sysctlThread) {
+        this.ipvs = ipvs;
+        this.ipset = ipset;
+        this.rtnl = rtnl;
+        this.iptables = iptables;
+        this.sysctlThread = sysctlThread;
+    }
+
+    /**
+     * Opens the three netlink sockets inside {@code netns} (this process's namespace when empty)
+     * and detects the iptables variant. Fails when the kernel has no IPVS ({@code ip_vs} not
+     * loaded: generic netlink has no {@code IPVS} family). Blocks.
+     */
+    static NetlinkIpvsKernel open(Optional<String> netns) throws KernelException {
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            IpvsClient v = track(opened, IpvsClient.open(netns));
+            IpsetClient s = track(opened, IpsetClient.open(netns));
+            RtnlClient r = track(opened, RtnlClient.open(netns));
+            NetnsThread t = track(opened, netns.isPresent() ? NetnsThread.enter(netns.get(), "ipvs-sysctl") : NetnsThread.current("ipvs-sysctl"));
+            return new NetlinkIpvsKernel(v, s, r, IptablesTool.detect(netns), t);
+        } catch (NetlinkRequestException | RuntimeException e) {
+            for (AutoCloseable c : opened.reversed()) {
+                try {
+                    c.close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (e instanceof NetlinkRequestException n) {
+                throw new KernelException(KernelException.Kind.FATAL, "cannot open the IPVS, ipset and rtnetlink sockets"
+                        + netns.map(n1 -> " in netns " + n1).orElse("") + " (is ip_vs loaded?): " + n.getMessage(), 0, null, n);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    private static <T extends AutoCloseable> T track(List<AutoCloseable> opened, T c) {
+        opened.add(c);
+        return c;
+    }
+
+    @Override
+    public List<VirtualServer> virtualServers() throws KernelException {
+        List<VirtualServer> out = new ArrayList<>();
+        for (IpvsService s : call(ipvs::services)) {
+            NetlinkMapping.virtualServer(s).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    @Override
+    public void addVirtualServer(VirtualServer vs) throws KernelException {
+        run(() -> ipvs.apply(List.of(new IpvsOp.AddService(NetlinkMapping.service(vs)))));
+    }
+
+    @Override
+    public void updateVirtualServer(VirtualServer vs) throws KernelException {
+        run(() -> ipvs.apply(List.of(new IpvsOp.UpdateService(NetlinkMapping.service(vs)))));
+    }
+
+    @Override
+    public void deleteVirtualServer(VsKey key) throws KernelException {
+        run(() -> ipvs.apply(List.of(new IpvsOp.DeleteService(NetlinkMapping.service(key)))));
+    }
+
+    @Override
+    public List<Destination> realServers(VsKey vs) throws KernelException {
+        return call(() -> ipvs.destinations(NetlinkMapping.service(vs))).stream().map(NetlinkMapping::destination).toList();
+    }
+
+    @Override
+    public void addRealServer(VsKey vs, RealServer rs) throws KernelException {
+        run(() -> ipvs.apply(List.of(new IpvsOp.AddDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
+    }
+
+    @Override
+    public void updateRealServer(VsKey vs, RealServer rs) throws KernelException {
+        run(() -> ipvs.apply(List.of(new IpvsOp.UpdateDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
+    }
+
+    @Override
+    public void deleteRealServer(VsKey vs, IpAddress address, int port) throws KernelException {
+        IpvsDestination d = IpvsDestination.masquerade(NetlinkMapping.inet(address), port, 0);
+        run(() -> ipvs.apply(List.of(new IpvsOp.DeleteDestination(NetlinkMapping.service(vs), d))));
+    }
+
+    @Override
+    public void setTimeouts(Duration tcp, Duration tcpFin, Duration udp) throws KernelException {
+        IpvsTimeouts t = new IpvsTimeouts((int) tcp.toSeconds(), (int) tcpFin.toSeconds(), (int) udp.toSeconds());
+        run(() -> ipvs.setTimeouts(t));
+    }
+
+    @Override
+    public List<String> sets() throws KernelException {
+        return call(ipset::listAll).stream().map(IpsetContents::name).toList();
+    }
+
+    @Override
+    public void createSet(SetSpec set) throws KernelException {
+        run(() -> ipset.apply(List.of(new IpsetOp.Create(NetlinkMapping.set(set)))));
+    }
+
+    @Override
+    public void destroySet(String name) throws KernelException {
+        run(() -> ipset.apply(List.of(new IpsetOp.Destroy(name))));
+    }
+
+    @Override
+    public List<String> setEntries(String name) throws KernelException {
+        return call(() -> ipset.list(name)).map(c -> c.entries().stream().map(NetlinkMapping::text).toList()).orElse(List.of());
+    }
+
+    @Override
+    public void addSetEntry(String set, String entry) throws KernelException {
+        IpsetType t = ownType(set);
+        run(() -> ipset.apply(List.of(new IpsetOp.Add(set, NetlinkMapping.entry(t, entry)))));
+    }
+
+    @Override
+    public void deleteSetEntry(String set, String entry) throws KernelException {
+        IpsetType t = ownType(set);
+        run(() -> ipset.apply(List.of(new IpsetOp.Delete(set, NetlinkMapping.entry(t, entry)))));
+    }
+
+    private static IpsetType ownType(String set) throws KernelException {
+        return NetlinkMapping.typeOf(set).orElseThrow(() -> new KernelException(KernelException.Kind.FATAL, "not a set of ipvs mode: " + set));
+    }
+
+    @Override
+    public boolean linkExists(String name) throws KernelException {
+        return call(() -> rtnl.linkIndex(name)).isPresent();
+    }
+
+    @Override
+    public void ensureDummyLink(String name) throws KernelException {
+        run(() -> rtnl.ensureDummy(name));
+    }
+
+    @Override
+    public void deleteLink(String name) throws KernelException {
+        run(() -> rtnl.deleteLink(name));
+    }
+
+    /** The link's addresses but the IPv6 link-local one the kernel adds itself (kproxy never binds it). */
+    @Override
+    public List<IpAddress> addresses(String link) throws KernelException {
+        if (!linkExists(link)) {
+            return List.of();
+        }
+        return call(() -> rtnl.addresses(link)).stream().map(LinkAddress::address).filter(a -> !NetlinkMapping.linkLocal(a))
+                .map(NetlinkMapping::ip).toList();
+    }
+
+    @Override
+    public void addAddress(String link, IpAddress address) throws KernelException {
+        run(() -> rtnl.addAddresses(link, List.of(LinkAddress.host(NetlinkMapping.inet(address)))));
+    }
+
+    @Override
+    public void deleteAddress(String link, IpAddress address) throws KernelException {
+        run(() -> rtnl.deleteAddresses(link, List.of(LinkAddress.host(NetlinkMapping.inet(address)))));
+    }
+
+    @Override
+    public void iptablesRestore(IpFamily family, String text) throws KernelException {
+        iptables.restore(family, text);
+    }
+
+    @Override
+    public void ensureJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
+        iptables.ensureJump(family, table, chain, comment, target);
+    }
+
+    @Override
+    public void deleteJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
+        iptables.deleteJump(family, table, chain, comment, target);
+    }
+
+    /** {@code /proc/sys/<name>} written by a thread inside the namespace: net sysctls belong to the opener's namespace. */
+    @Override
+    public void setSysctl(String name, int value) throws KernelException {
+        if (!name.matches("[a-z0-9_]+(/[a-z0-9_]+)+")) {
+            throw new KernelException(KernelException.Kind.FATAL, "not a sysctl name: " + name);
+        }
+        try {
+            sysctlThread.call(() -> {
+                try {
+                    Files.writeString(Path.of("/proc/sys", name), Integer.toString(value));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw new KernelException(KernelException.Kind.FATAL, "sysctl " + name + "=" + value + ": " + e.getMessage(), 0, null, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        sysctlThread.close();
+        rtnl.close();
+        ipset.close();
+        ipvs.close();
+    }
+
+    private interface Request<T> {
+        T call() throws NetlinkRequestException;
+    }
+
+    private interface Action {
+        void run() throws NetlinkRequestException;
+    }
+
+    private static <T> T call(Request<T> r) throws KernelException {
+        try {
+            return r.call();
+        } catch (NetlinkRequestException e) {
+            throw refused(e);
+        }
+    }
+
+    private static void run(Action a) throws KernelException {
+        try {
+            a.run();
+        } catch (NetlinkRequestException e) {
+            throw refused(e);
+        }
+    }
+
+    /** Every refused request named (the rest were applied); retryable when the kernel was only busy or short of memory. */
+    static KernelException refused(NetlinkRequestException e) {
+        return new KernelException(e.retryable() ? KernelException.Kind.RETRYABLE : KernelException.Kind.FATAL,
+                String.join("; ", e.failures().stream().map(Object::toString).toList()), 0, null, e);
+    }
+}
