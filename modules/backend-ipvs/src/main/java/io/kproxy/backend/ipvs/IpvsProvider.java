@@ -36,7 +36,10 @@ public final class IpvsProvider implements BackendProvider {
 
     /**
      * A backend for the namespace's kernel: opens the netlink sockets and detects the iptables
-     * variant (blocks). Fails with {@link IllegalStateException} when the kernel has no IPVS.
+     * variant (blocks). On a kernel without IPVS the backend is made all the same (its cleanup
+     * has sets, chains and a device to look for), and its first sync fails, fatally, naming the
+     * missing {@code ip_vs} module. Fails with {@link IllegalStateException} when a socket
+     * cannot be opened.
      */
     @Override
     public Backend create(Optional<String> netns) {
@@ -47,16 +50,16 @@ public final class IpvsProvider implements BackendProvider {
             throw new IllegalStateException(e.getMessage(), e);
         }
         LOG.info("ipvs backend scheduler={} netns={}", IpvsSettings.DEFAULT.scheduler(), netns.orElse("-"));
-        return new IpvsBackend(IpvsSettings.DEFAULT, true, kernel, Optional.empty(), new ConntrackCleaner(conntrackTool(netns)), Clock.systemUTC());
+        return new IpvsBackend(IpvsSettings.DEFAULT, true, kernel, Optional.empty(), conntrack(netns), Clock.systemUTC());
     }
 
     /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it (UDP cleanup after a sync). */
-    private static ConntrackCleaner.Tool conntrackTool(Optional<String> netns) {
+    static ConntrackCleaner conntrack(Optional<String> netns) {
         ConntrackTool tool = new ConntrackTool(netns);
-        return args -> {
+        return new ConntrackCleaner(args -> {
             ConntrackTool.Output o = tool.run(args);
             return new ConntrackCleaner.Output(o.exitCode(), o.stdout(), o.stderr());
-        };
+        });
     }
 
     /**

@@ -44,13 +44,20 @@ import java.util.Optional;
  */
 final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
-    private final IpvsClient ipvs;
+    /** The generic netlink controller's answer for an unknown family. */
+    private static final int ENOENT = 2;
+
+    private final Optional<String> netns;
+    /** Opened at the first IPVS request that finds the kernel's IPVS family; empty while {@code ip_vs} is not loaded. */
+    private Optional<IpvsClient> ipvs;
     private final IpsetClient ipset;
     private final RtnlClient rtnl;
     private final IptablesTool iptables;
     private final NetnsThread sysctlThread;
 
-    private NetlinkIpvsKernel(IpvsClient ipvs, IpsetClient ipset, RtnlClient rtnl, IptablesTool iptables, NetnsThread sysctlThread) {
+    private NetlinkIpvsKernel(Optional<String> netns, Optional<IpvsClient> ipvs, IpsetClient ipset, RtnlClient rtnl, IptablesTool iptables,
+            NetnsThread sysctlThread) {
+        this.netns = netns;
         this.ipvs = ipvs;
         this.ipset = ipset;
         this.rtnl = rtnl;
@@ -59,18 +66,21 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     }
 
     /**
-     * Opens the three netlink sockets inside {@code netns} (this process's namespace when empty)
-     * and detects the iptables variant. Fails when the kernel has no IPVS ({@code ip_vs} not
-     * loaded: generic netlink has no {@code IPVS} family). Blocks.
+     * Opens the netlink sockets inside {@code netns} (this process's namespace when empty) and
+     * detects the iptables variant. A kernel without IPVS ({@code ip_vs} not loaded: generic
+     * netlink has no {@code IPVS} family) holds no virtual server, so listing them answers empty
+     * (a {@code --cleanup} on such a node still removes the sets, chains and device), and the
+     * first request that must change IPVS fails naming the reason. Blocks.
      */
     static NetlinkIpvsKernel open(Optional<String> netns) throws KernelException {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            IpvsClient v = track(opened, IpvsClient.open(netns));
+            Optional<IpvsClient> v = openIpvs(netns);
+            v.ifPresent(opened::add);
             IpsetClient s = track(opened, IpsetClient.open(netns));
             RtnlClient r = track(opened, RtnlClient.open(netns));
             NetnsThread t = track(opened, netns.isPresent() ? NetnsThread.enter(netns.get(), "ipvs-sysctl") : NetnsThread.current("ipvs-sysctl"));
-            return new NetlinkIpvsKernel(v, s, r, IptablesTool.detect(netns), t);
+            return new NetlinkIpvsKernel(netns, v, s, r, IptablesTool.detect(netns), t);
         } catch (NetlinkRequestException | RuntimeException e) {
             for (AutoCloseable c : opened.reversed()) {
                 try {
@@ -87,6 +97,27 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         }
     }
 
+    /** The IPVS client, or empty when the kernel has no IPVS family (ENOENT from the generic netlink controller). */
+    private static Optional<IpvsClient> openIpvs(Optional<String> netns) throws NetlinkRequestException {
+        try {
+            return Optional.of(IpvsClient.open(netns));
+        } catch (NetlinkRequestException e) {
+            if (e.errno() == ENOENT) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** The IPVS client for a request that changes IPVS; fails (fatal) while the kernel has no IPVS. */
+    private IpvsClient ipvs() throws KernelException {
+        if (ipvs.isEmpty()) {
+            ipvs = call(() -> openIpvs(netns));
+        }
+        return ipvs.orElseThrow(() -> new KernelException(KernelException.Kind.FATAL,
+                "the kernel has no IPVS (generic netlink family IPVS not found: is the ip_vs module loaded?)"));
+    }
+
     private static <T extends AutoCloseable> T track(List<AutoCloseable> opened, T c) {
         opened.add(c);
         return c;
@@ -95,7 +126,14 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     @Override
     public List<VirtualServer> virtualServers() throws KernelException {
         List<VirtualServer> out = new ArrayList<>();
-        for (IpvsService s : call(ipvs::services)) {
+        if (ipvs.isEmpty()) {
+            ipvs = call(() -> openIpvs(netns));
+        }
+        if (ipvs.isEmpty()) {
+            return List.of();
+        }
+        IpvsClient client = ipvs.get();
+        for (IpvsService s : call(client::services)) {
             NetlinkMapping.virtualServer(s).ifPresent(out::add);
         }
         return out;
@@ -103,44 +141,45 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
     @Override
     public void addVirtualServer(VirtualServer vs) throws KernelException {
-        run(() -> ipvs.apply(List.of(new IpvsOp.AddService(NetlinkMapping.service(vs)))));
+        runIpvs(c -> c.apply(List.of(new IpvsOp.AddService(NetlinkMapping.service(vs)))));
     }
 
     @Override
     public void updateVirtualServer(VirtualServer vs) throws KernelException {
-        run(() -> ipvs.apply(List.of(new IpvsOp.UpdateService(NetlinkMapping.service(vs)))));
+        runIpvs(c -> c.apply(List.of(new IpvsOp.UpdateService(NetlinkMapping.service(vs)))));
     }
 
     @Override
     public void deleteVirtualServer(VsKey key) throws KernelException {
-        run(() -> ipvs.apply(List.of(new IpvsOp.DeleteService(NetlinkMapping.service(key)))));
+        runIpvs(c -> c.apply(List.of(new IpvsOp.DeleteService(NetlinkMapping.service(key)))));
     }
 
     @Override
     public List<Destination> realServers(VsKey vs) throws KernelException {
-        return call(() -> ipvs.destinations(NetlinkMapping.service(vs))).stream().map(NetlinkMapping::destination).toList();
+        IpvsClient client = ipvs();
+        return call(() -> client.destinations(NetlinkMapping.service(vs))).stream().map(NetlinkMapping::destination).toList();
     }
 
     @Override
     public void addRealServer(VsKey vs, RealServer rs) throws KernelException {
-        run(() -> ipvs.apply(List.of(new IpvsOp.AddDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
+        runIpvs(c -> c.apply(List.of(new IpvsOp.AddDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
     }
 
     @Override
     public void updateRealServer(VsKey vs, RealServer rs) throws KernelException {
-        run(() -> ipvs.apply(List.of(new IpvsOp.UpdateDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
+        runIpvs(c -> c.apply(List.of(new IpvsOp.UpdateDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
     }
 
     @Override
     public void deleteRealServer(VsKey vs, IpAddress address, int port) throws KernelException {
         IpvsDestination d = IpvsDestination.masquerade(NetlinkMapping.inet(address), port, 0);
-        run(() -> ipvs.apply(List.of(new IpvsOp.DeleteDestination(NetlinkMapping.service(vs), d))));
+        runIpvs(c -> c.apply(List.of(new IpvsOp.DeleteDestination(NetlinkMapping.service(vs), d))));
     }
 
     @Override
     public void setTimeouts(Duration tcp, Duration tcpFin, Duration udp) throws KernelException {
         IpvsTimeouts t = new IpvsTimeouts((int) tcp.toSeconds(), (int) tcpFin.toSeconds(), (int) udp.toSeconds());
-        run(() -> ipvs.setTimeouts(t));
+        runIpvs(c -> c.setTimeouts(t));
     }
 
     @Override
@@ -254,7 +293,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         sysctlThread.close();
         rtnl.close();
         ipset.close();
-        ipvs.close();
+        ipvs.ifPresent(IpvsClient::close);
     }
 
     private interface Request<T> {
@@ -263,6 +302,15 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
     private interface Action {
         void run() throws NetlinkRequestException;
+    }
+
+    private interface IpvsAction {
+        void run(IpvsClient client) throws NetlinkRequestException;
+    }
+
+    private void runIpvs(IpvsAction a) throws KernelException {
+        IpvsClient client = ipvs();
+        run(() -> a.run(client));
     }
 
     private static <T> T call(Request<T> r) throws KernelException {
