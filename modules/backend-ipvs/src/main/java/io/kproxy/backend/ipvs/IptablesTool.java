@@ -81,9 +81,9 @@ final class IptablesTool {
 
     /** Creates {@code chain} if missing (upstream's {@code EnsureChain}) and inserts the jump first unless present ({@code EnsureRule}). */
     void ensureJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
-        // -N fails when the chain exists: that is the wanted state.
-        run(netns, List.of(tool(family, ""), "-w", "-t", table, "-N", target), null);
+        // One check when all is in place (every full sync); -N fails when the chain exists, which is the wanted state.
         if (!rule(family, table, "-C", chain, comment, target).ok()) {
+            run(netns, List.of(tool(family, ""), "-w", "-t", table, "-N", target), null);
             require(rule(family, table, "-I", chain, comment, target), "insert jump " + chain + " -> " + target);
         }
     }

@@ -91,11 +91,19 @@ public final class IpvsPacketFlowScenario {
                 tcp("eTP Local: external to LB reaches local endpoints, source kept", "ext", a.lb(13), 80, reaches(no, "pod1")),
                 tcp("eTP Local: external to NodePort likewise", "ext", a.node(), 30013, reaches(no, "pod1")),
                 tcp("[ipvs] eTP Local: pod to LB gets the LB's virtual server, local endpoints", "pod2", a.lb(13), 80, reaches(no, "pod1")),
-                tcp("eTP Local without local endpoint: external to LB dropped", "ext", a.lb(14), 80, DROP),
-                tcp("eTP Local without local endpoint: external to NodePort dropped", "ext", a.node(), 30014, DROP),
+                // Upstream's syncEndpoint (pkg/proxy/ipvs/proxier.go, pull 97081): with no local
+                // endpoint the virtual server takes the cluster's, so that local pods are served;
+                // an external client's connection is forwarded too, unmasqueraded. In a cluster
+                // the remote endpoint's reply bypasses this node and is lost; in the topology
+                // every route runs through the node, so it is seen to reach the endpoint.
+                tcp("[ipvs] eTP Local without local endpoint: external to LB forwarded to the cluster's endpoints", "ext", a.lb(14), 80,
+                        reaches(no, "rpod")),
+                tcp("[ipvs] eTP Local without local endpoint: external to NodePort likewise", "ext", a.node(), 30014, reaches(no, "rpod")),
+                tcp("eTP Local without local endpoint: pod to LB still served", "pod2", a.lb(14), 80, reaches(no, "rpod")),
                 tcp("iTP Local: pod reaches local endpoints only", "pod2", a.cip(15), 80, reaches(no, "pod1")),
                 tcp("iTP Local: external to cluster IP still masqueraded", "ext", a.cip(15), 80, reaches(yes, "pod1")),
-                tcp("iTP Local without local endpoint: dropped", "pod2", a.cip(16), 80, DROP),
+                // A virtual server with no real server: IPVS answers port unreachable (ip_vs_leave, ip_vs_core.c).
+                tcp("[ipvs] iTP Local without local endpoint: rejected", "pod2", a.cip(16), 80, REJECT),
                 tcp("source range: allowed client", "ext", a.lb(17), 80, reaches(yes, "pod1")),
                 tcp("source range: other client dropped", "ext", a.lb(17), 80, DROP).boundTo(a.blocked()),
                 tcp("source range: NodePort bypasses it", "ext", a.node(), 30017, reaches(yes, "pod1")).boundTo(a.blocked()),
