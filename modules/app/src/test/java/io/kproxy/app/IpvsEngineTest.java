@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
 import io.kproxy.config.loader.ConfigLoader;
 import io.kproxy.engine.Engine;
@@ -36,7 +37,7 @@ class IpvsEngineTest {
     void theEngineRunsTheIpvsBackendFullThenOneRealServer() throws Exception {
         MemoryEventLog log = new MemoryEventLog();
         ProxyConfig config = ConfigLoader.load("apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: ipvs\n");
-        log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigLoader.toTree(config))).join();
+        log.append("t", new ConfigRecorded(new NodeName("node-a"), ConfigTrees.toTree(config))).join();
         MemoryKernelPort kernel = new MemoryKernelPort();
         Engine engine = Engine.start(Engine.Wiring.production(log, BackendProvider.forMode("ipvs").orElseThrow().create(kernel, kernel),
                 EngineOptions.of(config), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));

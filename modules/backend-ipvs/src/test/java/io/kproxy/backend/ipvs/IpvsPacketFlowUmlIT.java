@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.testkit.uml.Uml;
 import io.kproxy.testkit.uml.UmlGate;
-import io.kproxy.testkit.uml.UmlOptions;
 import io.kproxy.testkit.uml.UmlResult;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,12 +20,7 @@ class IpvsPacketFlowUmlIT {
     @Test
     void theJavaBackendProgramsIpvsAndRealConnectionsFollowTheTable() {
         UmlGate.require("ip", "ipvsadm", "ipset", "iptables-legacy-restore", "ip6tables-legacy-restore", "conntrack");
-        UmlOptions ipvs = UmlOptions.ipvs(Duration.ofMinutes(6));
-        // ipvs mode's KUBE-SERVICES accepts bridged traffic with -m physdev (upstream's writeIptablesRules).
-        List<String> modules = new ArrayList<>(ipvs.modules());
-        modules.add("xt_physdev");
-        UmlResult r = Uml.run(new UmlOptions(ipvs.memoryMegabytes(), ipvs.timeout(), modules, ipvs.env()),
-                Uml.java(IpvsPacketFlowScenario.class.getName()));
+        UmlResult r = Uml.run(IpvsUmlOptions.of(Duration.ofMinutes(6)), Uml.java(IpvsPacketFlowScenario.class.getName()));
         System.out.println(r.output());
         String out = r.requireSuccess();
         assertThat(out).contains("SCENARIO PASS").doesNotContain("FLOW FAIL")
