@@ -7,8 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,13 +83,55 @@ final class IptablesTool {
         }
     }
 
-    /** Creates {@code chain} if missing (upstream's {@code EnsureChain}) and inserts the jump first unless present ({@code EnsureRule}). */
-    void ensureJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
-        // One check when all is in place (every full sync); -N fails when the chain exists, which is the wanted state.
-        if (!rule(family, table, "-C", chain, comment, target).ok()) {
-            run(netns, List.of(tool(family, ""), "-w", "-t", table, "-N", target), null);
-            require(rule(family, table, "-I", chain, comment, target), "insert jump " + chain + " -> " + target);
+    /** A jump from a built-in chain to one of ipvs mode's chains. */
+    record Jump(String table, String chain, String comment, String target) {
+        /** As {@code iptables-save} prints it. */
+        String saved() {
+            return "-A " + chain + " -m comment --comment \"" + comment + "\" -j " + target;
         }
+    }
+
+    /**
+     * Upstream's {@code EnsureChain} and {@code EnsureRule(Prepend)} for every jump, with two
+     * processes per family whatever their number: one {@code iptables-save} of the family, then,
+     * when something is missing, one {@code iptables-restore --noflush} declaring the missing
+     * target chains (an existing chain is never declared: that would flush it) and inserting the
+     * missing jumps first in their built-in chains.
+     */
+    void ensureJumps(IpFamily family, List<Jump> jumps) throws KernelException {
+        if (jumps.isEmpty()) {
+            return;
+        }
+        Commands.Result save = run(netns, List.of(tool(family, "save")), null);
+        require(save, tool(family, "save"));
+        Map<String, StringBuilder> byTable = new TreeMap<>();
+        String table = "";
+        Set<String> present = new HashSet<>();
+        for (String line : save.stdout().split("\n")) {
+            if (line.startsWith("*")) {
+                table = line.substring(1);
+            } else if (line.startsWith(":") || line.startsWith("-A ")) {
+                present.add(table + " " + (line.startsWith(":") ? line.split(" ")[0] : line));
+            }
+        }
+        for (Jump j : jumps) {
+            if (present.contains(j.table() + " " + j.saved())) {
+                continue;
+            }
+            StringBuilder b = byTable.computeIfAbsent(j.table(), t -> new StringBuilder());
+            if (present.add(j.table() + " :" + j.target())) {
+                b.insert(0, ":" + j.target() + " - [0:0]\n");
+            }
+            b.append("-I ").append(j.chain()).append(" -m comment --comment \"").append(j.comment()).append("\" -j ").append(j.target())
+                    .append('\n');
+            present.add(j.table() + " " + j.saved());
+        }
+        if (byTable.isEmpty()) {
+            return;
+        }
+        StringBuilder text = new StringBuilder();
+        byTable.forEach((t, b) -> text.append('*').append(t).append('\n').append(b).append("COMMIT\n"));
+        restore(family, text.toString());
     }
 
     /** Deletes the jump if present. */

@@ -28,7 +28,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,9 +38,11 @@ import java.util.Optional;
  * ({@link IpvsClient}), the sets over nfnetlink ({@link IpsetClient}), {@code kube-ipvs0} and its
  * addresses over rtnetlink ({@link RtnlClient}), the helper rules through
  * {@code iptables-restore --noflush} ({@link IptablesTool}), sysctls written under
- * {@code /proc/sys} by a thread inside the namespace. One netlink request per operation; the
- * kernel applies each on its own, so a refused one is thrown as a {@link KernelException} naming
- * it ({@link NetlinkRequestException#failures()}), and the backend's next sync is a full one from
+ * {@code /proc/sys} by a thread inside the namespace. Changes to IPVS, the sets and the
+ * addresses are held back ({@link HeldChanges}) and sent in request lists at the next read,
+ * other operation or {@link #flush()}; the kernel applies each request on its own, so refused
+ * ones are thrown as a {@link KernelException} naming them
+ * ({@link NetlinkRequestException#failures()}), and the backend's next sync is a full one from
  * the kernel (docs/backends/ipvs.md, "Transactions"). One caller at a time (the engine's sync
  * thread); every method blocks. {@link #close()} closes the sockets.
  */
@@ -51,6 +55,8 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     /** Opened at the first IPVS request that finds the kernel's IPVS family; empty while {@code ip_vs} is not loaded. */
     private Optional<IpvsClient> ipvs;
     private final IpsetClient ipset;
+    private final HeldChanges held = new HeldChanges();
+    private final Map<IpFamily, List<IptablesTool.Jump>> jumps = new EnumMap<>(IpFamily.class);
     private final RtnlClient rtnl;
     private final IptablesTool iptables;
     private final NetnsThread sysctlThread;
@@ -141,17 +147,17 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
     @Override
     public void addVirtualServer(VirtualServer vs) throws KernelException {
-        runIpvs(c -> c.apply(List.of(new IpvsOp.AddService(NetlinkMapping.service(vs)))));
+        hold(new IpvsOp.AddService(NetlinkMapping.service(vs)));
     }
 
     @Override
     public void updateVirtualServer(VirtualServer vs) throws KernelException {
-        runIpvs(c -> c.apply(List.of(new IpvsOp.UpdateService(NetlinkMapping.service(vs)))));
+        hold(new IpvsOp.UpdateService(NetlinkMapping.service(vs)));
     }
 
     @Override
     public void deleteVirtualServer(VsKey key) throws KernelException {
-        runIpvs(c -> c.apply(List.of(new IpvsOp.DeleteService(NetlinkMapping.service(key)))));
+        hold(new IpvsOp.DeleteService(NetlinkMapping.service(key)));
     }
 
     @Override
@@ -162,18 +168,18 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
     @Override
     public void addRealServer(VsKey vs, RealServer rs) throws KernelException {
-        runIpvs(c -> c.apply(List.of(new IpvsOp.AddDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
+        hold(new IpvsOp.AddDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)));
     }
 
     @Override
     public void updateRealServer(VsKey vs, RealServer rs) throws KernelException {
-        runIpvs(c -> c.apply(List.of(new IpvsOp.UpdateDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)))));
+        hold(new IpvsOp.UpdateDestination(NetlinkMapping.service(vs), NetlinkMapping.destination(rs)));
     }
 
     @Override
     public void deleteRealServer(VsKey vs, IpAddress address, int port) throws KernelException {
         IpvsDestination d = IpvsDestination.masquerade(NetlinkMapping.inet(address), port, 0);
-        runIpvs(c -> c.apply(List.of(new IpvsOp.DeleteDestination(NetlinkMapping.service(vs), d))));
+        hold(new IpvsOp.DeleteDestination(NetlinkMapping.service(vs), d));
     }
 
     @Override
@@ -189,12 +195,12 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
     @Override
     public void createSet(SetSpec set) throws KernelException {
-        run(() -> ipset.apply(List.of(new IpsetOp.Create(NetlinkMapping.set(set)))));
+        held.add(new HeldChanges.Ipset(new IpsetOp.Create(NetlinkMapping.set(set))));
     }
 
     @Override
     public void destroySet(String name) throws KernelException {
-        run(() -> ipset.apply(List.of(new IpsetOp.Destroy(name))));
+        held.add(new HeldChanges.Ipset(new IpsetOp.Destroy(name)));
     }
 
     @Override
@@ -205,13 +211,13 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     @Override
     public void addSetEntry(String set, String entry) throws KernelException {
         IpsetType t = ownType(set);
-        run(() -> ipset.apply(List.of(new IpsetOp.Add(set, NetlinkMapping.entry(t, entry)))));
+        held.add(new HeldChanges.Ipset(new IpsetOp.Add(set, NetlinkMapping.entry(t, entry))));
     }
 
     @Override
     public void deleteSetEntry(String set, String entry) throws KernelException {
         IpsetType t = ownType(set);
-        run(() -> ipset.apply(List.of(new IpsetOp.Delete(set, NetlinkMapping.entry(t, entry)))));
+        held.add(new HeldChanges.Ipset(new IpsetOp.Delete(set, NetlinkMapping.entry(t, entry))));
     }
 
     private static IpsetType ownType(String set) throws KernelException {
@@ -245,26 +251,29 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
     @Override
     public void addAddress(String link, IpAddress address) throws KernelException {
-        run(() -> rtnl.addAddresses(link, List.of(LinkAddress.host(NetlinkMapping.inet(address)))));
+        held.add(new HeldChanges.Address(true, link, LinkAddress.host(NetlinkMapping.inet(address))));
     }
 
     @Override
     public void deleteAddress(String link, IpAddress address) throws KernelException {
-        run(() -> rtnl.deleteAddresses(link, List.of(LinkAddress.host(NetlinkMapping.inet(address)))));
+        held.add(new HeldChanges.Address(false, link, LinkAddress.host(NetlinkMapping.inet(address))));
     }
 
     @Override
     public void iptablesRestore(IpFamily family, String text) throws KernelException {
+        flush();
         iptables.restore(family, text);
     }
 
+    /** Held back and ensured per family together at the next flush ({@link IptablesTool#ensureJumps}). */
     @Override
     public void ensureJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
-        iptables.ensureJump(family, table, chain, comment, target);
+        jumps.computeIfAbsent(family, f -> new ArrayList<>()).add(new IptablesTool.Jump(table, chain, comment, target));
     }
 
     @Override
     public void deleteJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
+        flush();
         iptables.deleteJump(family, table, chain, comment, target);
     }
 
@@ -274,6 +283,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         if (!name.matches("[a-z0-9_]+(/[a-z0-9_]+)+")) {
             throw new KernelException(KernelException.Kind.FATAL, "not a sysctl name: " + name);
         }
+        flush();
         try {
             sysctlThread.call(() -> {
                 try {
@@ -288,6 +298,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         }
     }
 
+    /** Closes the sockets; changes still held are dropped (the applier flushes before it returns). */
     @Override
     public void close() {
         sysctlThread.close();
@@ -308,12 +319,38 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         void run(IpvsClient client) throws NetlinkRequestException;
     }
 
+    /** Holds an IPVS change back until the next flush; fails at once while the kernel has no IPVS. */
+    private void hold(IpvsOp op) throws KernelException {
+        ipvs();
+        held.add(new HeldChanges.Ipvs(op));
+    }
+
+    /** Sends the held IPVS, ipset and address changes (upstream's order kept, one request list per run of one kind). */
+    @Override
+    public void flush() throws KernelException {
+        if (!held.isEmpty()) {
+            try {
+                held.flush(ipvs.orElse(null), ipset, rtnl);
+            } catch (NetlinkRequestException e) {
+                throw refused(e);
+            }
+        }
+        for (IpFamily f : IpFamily.values()) {
+            List<IptablesTool.Jump> due = jumps.remove(f);
+            if (due != null) {
+                iptables.ensureJumps(f, due);
+            }
+        }
+    }
+
     private void runIpvs(IpvsAction a) throws KernelException {
         IpvsClient client = ipvs();
         run(() -> a.run(client));
     }
 
-    private static <T> T call(Request<T> r) throws KernelException {
+    /** Sends the held changes, then the request: a read sees every change made before it. */
+    private <T> T call(Request<T> r) throws KernelException {
+        flush();
         try {
             return r.call();
         } catch (NetlinkRequestException e) {
@@ -321,7 +358,8 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         }
     }
 
-    private static void run(Action a) throws KernelException {
+    private void run(Action a) throws KernelException {
+        flush();
         try {
             a.run();
         } catch (NetlinkRequestException e) {

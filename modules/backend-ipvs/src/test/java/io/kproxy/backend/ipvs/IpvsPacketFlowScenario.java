@@ -45,15 +45,7 @@ public final class IpvsPacketFlowScenario {
     }
 
     public static void main(String[] args) {
-        try {
-            run();
-            System.out.println("SCENARIO PASS");
-            System.exit(0);
-        } catch (Throwable t) {
-            t.printStackTrace(System.out);
-            System.out.println("SCENARIO FAIL " + t);
-            System.exit(1);
-        }
+        UmlMain.exit(IpvsPacketFlowScenario::run);
     }
 
     /**

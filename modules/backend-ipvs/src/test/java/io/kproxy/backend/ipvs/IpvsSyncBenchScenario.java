@@ -37,15 +37,7 @@ public final class IpvsSyncBenchScenario {
     }
 
     public static void main(String[] args) {
-        try {
-            run(Integer.parseInt(args[0]), Integer.parseInt(args[1]));
-            System.out.println("SCENARIO PASS");
-            System.exit(0);
-        } catch (Throwable t) {
-            t.printStackTrace(System.out);
-            System.out.println("SCENARIO FAIL " + t);
-            System.exit(1);
-        }
+        UmlMain.exit(() -> run(Integer.parseInt(args[0]), Integer.parseInt(args[1])));
     }
 
     /** Service i: cluster IP 172.30.x.y, port 80, endpoints 10.(i/250).(i%250).1..n:8080 (one marked local). */
@@ -53,7 +45,7 @@ public final class IpvsSyncBenchScenario {
         String cip = "172.30." + (1 + i / 250) + "." + (1 + i % 250);
         return port("bench", "svc-" + i, "", cip, 80).with(p -> {
             for (int e = 1; e <= endpoints; e++) {
-                int last = e == endpoints ? e + 10 * generation : e;
+                int last = e == endpoints ? e + generation : e;
                 p.endpoints.add(ep("10." + (i / 250) + "." + (i % 250) + "." + last, 8080, e == 1));
             }
             return p;
