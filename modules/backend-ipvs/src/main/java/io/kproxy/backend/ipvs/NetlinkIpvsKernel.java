@@ -40,7 +40,7 @@ import java.util.Optional;
  * {@code iptables-restore --noflush} ({@link IptablesTool}), sysctls written under
  * {@code /proc/sys} by a thread inside the namespace. Changes to IPVS, the sets and the
  * addresses are held back ({@link HeldChanges}) and sent in request lists at the next read,
- * other operation or {@link #flush()}; the kernel applies each request on its own, so refused
+ * other operation or {@link #flush()}, and the jumps ensured per family at the flush; the kernel applies each request on its own, so refused
  * ones are thrown as a {@link KernelException} naming them
  * ({@link NetlinkRequestException#failures()}), and the backend's next sync is a full one from
  * the kernel (docs/backends/ipvs.md, "Transactions"). One caller at a time (the engine's sync
