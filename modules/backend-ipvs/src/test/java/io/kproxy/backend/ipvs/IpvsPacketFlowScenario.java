@@ -17,6 +17,7 @@ import io.kproxy.backend.testkit.PacketWorld;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
+import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.SettableClock;
 import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.Flow;
@@ -145,12 +146,19 @@ public final class IpvsPacketFlowScenario {
             state = life.gracefulTermination(backend, plan, state);
             Backend fresh = life.restartUnderTraffic(backend, state);
 
+            // Someone else's objects, which ipvs mode's cleanup must leave alone.
+            NetNs n = topo.ns("node");
+            n.exec("ipvsadm", "-A", "-f", "7", "-s", "rr");
+            n.exec("ipset", "create", "someone-else", "hash:ip");
+            n.exec("iptables-legacy", "-t", "filter", "-N", "SOMEONE-ELSE");
             fresh.cleanup();
             fresh.close();
-            assertThat(topo.ns("node").exec("ipvsadm", "-Sn")).as("cleanup deletes every virtual server").isBlank();
-            assertThat(topo.ns("node").tryExecWithInput(null, "ip", "link", "show", "kube-ipvs0").exitCode()).isNotZero();
-            assertThat(topo.ns("node").exec("ipset", "list", "-n")).doesNotContain("KUBE-");
-            assertThat(topo.ns("node").exec("iptables-legacy-save")).doesNotContain("KUBE-");
+            assertThat(n.exec("ipvsadm", "-Sn")).as("cleanup deletes every virtual server of kproxy's").doesNotContain("-A -t")
+                    .doesNotContain("-A -u").contains("-A -f 7");
+            assertThat(n.tryExecWithInput(null, "ip", "link", "show", "kube-ipvs0").exitCode()).isNotZero();
+            assertThat(n.exec("ipset", "list", "-n")).doesNotContain("KUBE-").contains("someone-else");
+            assertThat(n.exec("iptables-legacy-save")).doesNotContain("KUBE-").contains(":SOMEONE-ELSE");
+            System.out.println("FLOW ok   cleanup: ipvs mode's objects gone, someone else's kept");
             System.out.println("flows took " + (System.nanoTime() - t0) / 1_000_000 + " ms");
             assertThat(failures).as("failed rows").isEmpty();
         }

@@ -25,7 +25,7 @@ class IpvsPacketFlowUmlIT {
         String out = r.requireSuccess();
         assertThat(out).contains("SCENARIO PASS").doesNotContain("FLOW FAIL")
                 .contains("FLOW ok   IPV4 pod to cluster IP").contains("FLOW ok   IPV6 source range: other client dropped")
-                .contains("FLOW ok   IPv4 graceful termination").contains("FLOW ok   IPv4 restart under traffic");
+                .contains("FLOW ok   IPv4 graceful termination").contains("FLOW ok   IPv4 restart under traffic").contains("FLOW ok   cleanup");
         assertThat(r.console()).doesNotContain("modprobe-failed");
         System.out.println("uml boot=" + r.bootTime().toMillis() + "ms scenario=" + r.commandTime().toMillis() + "ms");
     }
