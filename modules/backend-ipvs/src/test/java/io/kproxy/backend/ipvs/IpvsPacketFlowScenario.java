@@ -22,6 +22,7 @@ import io.kproxy.testkit.SettableClock;
 import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.Flow;
 import io.kproxy.testkit.netns.Topology;
+import io.kproxy.testkit.uml.UmlScenario;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,7 @@ public final class IpvsPacketFlowScenario {
     }
 
     public static void main(String[] args) {
-        UmlMain.exit(IpvsPacketFlowScenario::run);
+        UmlScenario.exit(IpvsPacketFlowScenario::run);
     }
 
     /**

@@ -13,6 +13,7 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.NetNs;
+import io.kproxy.testkit.uml.UmlScenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -37,7 +38,7 @@ public final class IpvsSyncBenchScenario {
     }
 
     public static void main(String[] args) {
-        UmlMain.exit(() -> run(Integer.parseInt(args[0]), Integer.parseInt(args[1])));
+        UmlScenario.exit(() -> run(Integer.parseInt(args[0]), Integer.parseInt(args[1])));
     }
 
     /** Service i: cluster IP 172.30.x.y, port 80, endpoints 10.(i/250).(i%250).1..n:8080 (one marked local). */
