@@ -7,6 +7,7 @@
  */
 module io.kproxy.backend.ipvs {
     requires transitive io.kproxy.backend;
+    requires io.kproxy.netlink;
     requires org.slf4j;
 
     // The kernel port (IPVS, ipset, links and addresses, iptables-restore) and its in-memory fake:

@@ -123,13 +123,13 @@ final class Agent implements AutoCloseable {
     }
 
     /**
-     * What this build can run: the modes of the installed backends that can program a kernel
-     * ({@link KernelModes}), and the local journal (the only event log {@link #start} wires;
+     * What this build can run: the modes of the installed backends (each programs a kernel:
+     * iptables, nftables, ipvs), and the local journal (the only event log {@link #start} wires;
      * {@code kafka} is configurable but not built yet).
      */
     static Availability availability() {
         Set<ProxyMode> modes = EnumSet.noneOf(ProxyMode.class);
-        KernelModes.all().forEach(p -> ProxyMode.fromApiName(p.mode()).ifPresent(modes::add));
+        BackendProvider.all().forEach(p -> ProxyMode.fromApiName(p.mode()).ifPresent(modes::add));
         return new Availability(modes, EnumSet.of(KproxyConfig.EventLogType.LOCAL));
     }
 
@@ -212,12 +212,14 @@ final class Agent implements AutoCloseable {
     }
 
     /**
-     * Upstream's start-up cleanup ({@code cmd/kube-proxy/app/server_linux.go}): the leftovers of
-     * every other installed mode go (a node switching from iptables to nftables keeps no stale
-     * KUBE-* chains). Best effort: a failure is logged, the agent starts anyway.
+     * Upstream's start-up cleanup ({@code cmd/kube-proxy/app/server_linux.go}, {@code platformCleanup}):
+     * the leftovers of every other installed mode go, ipvs included (a node switching from ipvs
+     * to nftables keeps no virtual servers, sets or {@code kube-ipvs0}; each mode's cleanup
+     * touches only what it owns, docs/backends/ipvs.md "Cleanup"). Best effort: a failure is
+     * logged, the agent starts anyway.
      */
     private static void cleanupOtherModes(BackendProvider mine) {
-        for (BackendProvider other : KernelModes.all()) {
+        for (BackendProvider other : BackendProvider.all()) {
             if (other.mode().equals(mine.mode())) {
                 continue;
             }

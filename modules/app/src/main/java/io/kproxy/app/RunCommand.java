@@ -155,10 +155,10 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** Upstream's {@code --cleanup}: every installed mode's leftovers (of the modes that can program a kernel), then exit. */
+    /** Upstream's {@code --cleanup} ({@code platformCleanup}, {@code cmd/kube-proxy/app/server_linux.go}): every installed mode's leftovers, ipvs included, then exit. */
     private static int cleanup() {
         int failed = 0;
-        for (BackendProvider p : KernelModes.all()) {
+        for (BackendProvider p : BackendProvider.all()) {
             try (Backend b = p.create()) {
                 b.cleanup();
                 LOG.info("decision=cleaned-up mode={}", p.mode());

@@ -197,8 +197,7 @@ class BadConfigPropertyTest {
 
     /** Valid to name, but this build cannot run them (issue 18 defect 7). */
     private static Case unavailable(Random r) {
-        return r.nextBoolean() ? yaml("mode ipvs", "mode: ipvs", "mode: has no backend")
-                : yaml("eventLog kafka", "kproxy:\n  eventLog:\n    type: kafka\n    kafka:\n      bootstrapServers: kafka-" + r.nextInt(9)
+        return yaml("eventLog kafka", "kproxy:\n  eventLog:\n    type: kafka\n    kafka:\n      bootstrapServers: kafka-" + r.nextInt(9)
                         + ":9092\n      topic: kproxy", "kproxy.eventLog.type: is not available");
     }
 

@@ -32,6 +32,8 @@ class CleanupIT {
             assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(out).isZero();
             assertThat(out).contains("decision=cleaned-up mode=nftables").doesNotContain("agent-started");
+            // Every installed mode's cleanup runs, ipvs included (issue 21); a node without its objects is left alone.
+            assertThat(out).contains("decision=cleanup-skipped mode=ipvs").contains("decision=cleaned-up mode=ipvs");
             assertThat(ns.exec("nft", "list", "tables")).doesNotContain("kube-proxy").contains("table inet someone-else");
         }
     }

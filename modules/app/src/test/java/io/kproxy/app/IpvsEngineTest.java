@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 21: the engine drives the installed ipvs backend through its ServiceLoader provider, as
- * it drives the others (over a recording kernel port: ipvs cannot program a kernel in this
- * build). The first sync is full; one more endpoint is a partial sync of exactly one real-server
+ * it drives the others (over a recording kernel port; the real kernel is programmed inside
+ * User-Mode Linux by backend-ipvs's {@code IpvsPacketFlowUmlIT}). The first sync is full; one more endpoint is a partial sync of exactly one real-server
  * operation; both are journaled as {@code SyncApplied} of mode ipvs.
  */
 class IpvsEngineTest {

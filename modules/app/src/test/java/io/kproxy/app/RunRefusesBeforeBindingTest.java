@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /**
- * Issue 18, defect 7: {@code eventLog: kafka}, mode {@code ipvs} and {@code fsyncWindow: 1h}
- * passed validation and {@code --write-config-to}, then failed at {@code run} start with exit 1
+ * Issue 18, defect 7: {@code eventLog: kafka}, mode {@code ipvs} (then without a kernel
+ * adapter; issue 21 gave it one, so it is accepted now) and {@code fsyncWindow: 1h} passed validation and {@code --write-config-to}, then failed at {@code run} start with exit 1
  * after binding the health ports. Now {@code run} refuses them with exit 2, naming the field and
  * the reason, before anything is bound or created: the health port is held by the test (a bind
  * with {@code bindAddressHardFail} would fail with another message and exit 1), the journal
@@ -46,7 +46,6 @@ class RunRefusesBeforeBindingTest {
     @CsvSource(delimiter = '|', value = {
         "eventLog kafka|'kproxy:\n  eventLog:\n    type: kafka\n    kafka:\n      bootstrapServers: kafka:9092\n      topic: kproxy'"
                 + "|kproxy.eventLog.type: is not available in this build (available: local) (value \"kafka\")",
-        "mode ipvs|'mode: ipvs'|mode: has no backend installed in this build (installed: iptables, nftables) (value \"ipvs\")",
         "fsyncWindow 1h|'kproxy:\n  fsyncWindow: 1h'|kproxy.fsyncWindow: must be greater than 0 and at most 1s (value \"1h0m0s\")",
     })
     void refusedWithExit2BeforeAnyPortOrJournal(String name, String yaml, String expected, @TempDir Path dir) throws Exception {
@@ -80,8 +79,25 @@ class RunRefusesBeforeBindingTest {
         Run r = run("run", "--proxy-mode", "ipvs", "--fsync-window", "2s", "--journal-dir", dir.resolve("journal").toString(),
                 "--write-config-to", out.toString());
         assertThat(r.exit()).as(r.err()).isEqualTo(2);
-        assertThat(r.err()).contains("--proxy-mode (mode: has no backend installed").contains("--fsync-window (kproxy.fsyncWindow: must be greater than 0 and at most 1s");
+        assertThat(r.err()).contains("--fsync-window (kproxy.fsyncWindow: must be greater than 0 and at most 1s")
+                .as("ipvs mode has a backend that programs a kernel now (issue 21)").doesNotContain("--proxy-mode");
         assertThat(out).doesNotExist();
+    }
+
+    /** Issue 21: {@code --proxy-mode ipvs} (and {@code mode: ipvs}) passes validation; it was refused while ipvs could not program a kernel. */
+    @Test
+    void ipvsModeIsNoLongerRefused(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("effective.yaml");
+        Run r = run("run", "--proxy-mode", "ipvs", "--journal-dir", dir.resolve("journal").toString(), "--write-config-to", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(Files.readString(out)).contains("mode: ipvs");
+        Path config = Files.writeString(dir.resolve("config.yaml"), "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\n"
+                + "mode: ipvs\n");
+        Path out2 = dir.resolve("effective2.yaml");
+        Run c = run("run", "--config", config.toString(), "--write-config-to", out2.toString());
+        assertThat(c.exit()).as(c.err()).isZero();
+        assertThat(Files.readString(out2)).contains("mode: ipvs");
+        assertThat(dir.resolve("journal")).doesNotExist();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.kproxy.netlink;
 
 import io.kproxy.testkit.NetNs;
+import io.kproxy.testkit.uml.UmlScenario;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -7,6 +7,7 @@ import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.netns.EchoServer;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
+import io.kproxy.testkit.uml.UmlScenario;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * TCP destination with no active or inactive connection is deleted at once, otherwise it gets
  * weight 0 and is checked again a minute later. The first failing operation stops the run and
  * is thrown; what ran before it stays (IPVS has no transactions), and the engine's next sync is
- * a full one from the kernel. Not thread-safe: the engine's sync thread only. Blocks.
+ * a full one from the kernel. The kernel port may send the operations in batches
+ * ({@link IpvsKernel#flush()}). Not thread-safe: the engine's sync thread only. Blocks.
  */
 final class Applier {
 
@@ -43,7 +44,22 @@ final class Applier {
         return draining;
     }
 
+    /** Runs the operations, then flushes what the kernel port held back (also after a failure: what ran before it stays). */
     void apply(List<Op> ops) throws KernelException {
+        try {
+            run(ops);
+        } catch (KernelException | RuntimeException e) {
+            try {
+                kernel.flush();
+            } catch (KernelException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        kernel.flush();
+    }
+
+    private void run(List<Op> ops) throws KernelException {
         int drained = 0;
         int reaped = 0;
         for (Op op : ops) {

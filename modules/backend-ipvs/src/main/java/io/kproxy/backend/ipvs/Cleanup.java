@@ -65,6 +65,7 @@ final class Cleanup {
                 }
             }
         }
+        kernel.flush();
         LOG.info("decision=cleaned-up mode=ipvs virtual_servers={}", deleted);
     }
 }

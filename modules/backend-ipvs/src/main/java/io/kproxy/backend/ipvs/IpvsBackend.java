@@ -186,7 +186,10 @@ final class IpvsBackend implements Backend {
 
     @Override
     public void close() {
-        // The kernel port's resources belong to whoever made it.
+        // The netlink sockets the provider opened are this backend's; any other port belongs to whoever made it.
+        if (applier.kernel() instanceof NetlinkIpvsKernel k) {
+            k.close();
+        }
     }
 
     /** The draining real servers, for tests. */

@@ -1,36 +1,65 @@
 package io.kproxy.backend.ipvs;
 
 import io.kproxy.backend.Backend;
+import io.kproxy.backend.KernelException;
 import io.kproxy.backend.ipvs.spi.IpvsKernel;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
 import io.kproxy.backend.spi.BackendProvider;
+import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
+import io.kproxy.netlink.ConntrackTool;
 import java.time.Clock;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code ipvs} mode. Stateless; thread-safe.
  *
- * <p>This build renders, diffs and applies to an {@link IpvsKernel}, but has no adapter from that
- * port to the netlink clients yet, so {@link #create(Optional)} (a backend for a real network
- * namespace) refuses, and the agent refuses {@code --proxy-mode ipvs}; {@code kproxy render},
- * {@code diff}, {@code audit} and the tests use {@link #create(KernelPort, ConntrackPort)}.
+ * <p>{@link #create(Optional)} programs a network namespace's IPVS, ipsets, {@code kube-ipvs0}
+ * and helper rules through {@link NetlinkIpvsKernel} (the agent, {@code kproxy run --proxy-mode ipvs});
+ * {@code kproxy render}, {@code diff}, {@code audit} and the tests use
+ * {@link #create(KernelPort, ConntrackPort)}. Both use upstream's defaults for the {@code ipvs}
+ * configuration section ({@link IpvsSettings#DEFAULT}: {@code rr}, no timeouts, no strict ARP, no
+ * excludeCIDRs) until the node's settings carry that section (docs/backends/ipvs.md).
  */
 public final class IpvsProvider implements BackendProvider {
 
     public static final String MODE = "ipvs";
+    private static final Logger LOG = LoggerFactory.getLogger(IpvsProvider.class);
 
     @Override
     public String mode() {
         return MODE;
     }
 
-    /** Refused: kproxy cannot program a kernel's IPVS yet (docs/backends/ipvs.md, "Status"). */
+    /**
+     * A backend for the namespace's kernel: opens the netlink sockets and detects the iptables
+     * variant (blocks). On a kernel without IPVS the backend is made all the same (its cleanup
+     * has sets, chains and a device to look for), and its first sync fails, fatally, naming the
+     * missing {@code ip_vs} module. Fails with {@link IllegalStateException} when a socket
+     * cannot be opened.
+     */
     @Override
     public Backend create(Optional<String> netns) {
-        throw new IllegalStateException("ipvs mode cannot program a kernel in this build: the adapter from its kernel port to the "
-                + "netlink IPVS, ipset and rtnetlink clients is not built yet (docs/backends/ipvs.md)");
+        NetlinkIpvsKernel kernel;
+        try {
+            kernel = NetlinkIpvsKernel.open(netns);
+        } catch (KernelException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        LOG.info("ipvs backend scheduler={} netns={}", IpvsSettings.DEFAULT.scheduler(), netns.orElse("-"));
+        return new IpvsBackend(IpvsSettings.DEFAULT, true, kernel, Optional.empty(), conntrack(netns), Clock.systemUTC());
+    }
+
+    /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it (UDP cleanup after a sync). */
+    static ConntrackCleaner conntrack(Optional<String> netns) {
+        ConntrackTool tool = new ConntrackTool(netns);
+        return new ConntrackCleaner(args -> {
+            ConntrackTool.Output o = tool.run(args);
+            return new ConntrackCleaner.Output(o.exitCode(), o.stdout(), o.stderr());
+        });
     }
 
     /**

@@ -85,4 +85,11 @@ public interface IpvsKernel {
 
     /** Writes a sysctl ({@code net/ipv4/vs/conntrack} spelling). */
     void setSysctl(String name, int value) throws KernelException;
+
+    /**
+     * Sends the changes held back, in the order they were made; throws naming the refused ones
+     * (the others were applied). Nothing to do for an implementation that holds nothing back.
+     */
+    default void flush() throws KernelException {
+    }
 }
