@@ -8,6 +8,8 @@
 module io.kproxy.backend.ipvs {
     requires transitive io.kproxy.backend;
     requires io.kproxy.netlink;
+    // sysctls are written from a thread inside the node's namespace
+    requires io.kproxy.netns;
     requires org.slf4j;
 
     // The kernel port (IPVS, ipset, links and addresses, iptables-restore) and its in-memory fake:

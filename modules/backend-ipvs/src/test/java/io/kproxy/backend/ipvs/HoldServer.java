@@ -1,6 +1,6 @@
 package io.kproxy.backend.ipvs;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -24,7 +24,7 @@ final class HoldServer implements AutoCloseable {
         this.socket = socket;
     }
 
-    static HoldServer start(NetnsExecutor ns, String name, int port) {
+    static HoldServer start(NetnsThread ns, String name, int port) {
         ServerSocket ss = ns.call(() -> {
             ServerSocket s = new ServerSocket();
             s.setReuseAddress(true);
