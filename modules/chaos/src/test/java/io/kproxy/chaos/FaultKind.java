@@ -1,0 +1,26 @@
+package io.kproxy.chaos;
+
+/**
+ * The faults the runner injects, each named on a page of {@code chaos/} (its invariant is
+ * there). The schedule draws them from the seed with equal weight.
+ */
+enum FaultKind {
+    /** Every connection between agent and API server ends with a TCP RST (chaos/api-server-loss.md). */
+    RESET,
+    /** Nothing moves either way for a while, sockets stay open, then the partition heals (chaos/api-server-loss.md). */
+    BLACK_HOLE,
+    /** The open connections (the watches) stop silently; new ones work; the stalled ones are reset at the end (chaos/slow-watch.md). */
+    STALL,
+    /** Every chunk from and to the API server is delayed (chaos/slow-watch.md). */
+    SLOW,
+    /** Watches are answered with a 410 ERROR event (too old resource version) after a reset (chaos/410-gone-relist.md). */
+    GONE_EVENT,
+    /** Watches are answered with a plain HTTP 410 after a reset (chaos/410-gone-relist.md). */
+    GONE_HTTP,
+    /** Connections refused for longer than the health timeout; /healthz must turn 503 and back (chaos/api-server-loss.md). */
+    API_DOWN,
+    /** The API server stops, the data changes, a new one starts with fresh resourceVersions (chaos/410-gone-relist.md). */
+    API_RESTART,
+    /** kill -9 of the agent at a random moment (during churn: mid-list, mid-apply, mid-append) and its restart (chaos/crash-mid-apply.md). */
+    KILL9
+}
