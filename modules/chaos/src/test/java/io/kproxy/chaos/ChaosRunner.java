@@ -208,10 +208,13 @@ final class ChaosRunner {
                     + Rulesets.firstDifference(kernel, expected));
             return -1;
         }
+        // The SyncApplied record is appended just after the kernel accepted the transaction.
         String journal = "";
+        String hashLine = "";
         for (int i = 0; i < 10 && !journal.equals(kernel); i++) {
             Kproxy.Result r = world.renderJournal();
             journal = r.exit() == 0 ? r.stdout() : "(render --journal exit " + r.exit() + ": " + r.stderr().strip() + ")";
+            hashLine = r.stderr().strip();
             if (!journal.equals(kernel)) {
                 Thread.sleep(500);
             }
@@ -219,6 +222,9 @@ final class ChaosRunner {
         if (!journal.equals(kernel)) {
             violation("convergence", "render --journal differs from the kernel: " + Rulesets.firstDifference(journal, kernel));
             return -1;
+        }
+        if (!hashLine.contains("equals the one the sync recorded")) {
+            violation("journal", "render --journal's hash check: " + hashLine);
         }
         long healthyBy = System.nanoTime() + HEALTHY_BOUND.toNanos();
         int status = 0;

@@ -103,9 +103,9 @@ final class ChaosWorld implements AutoCloseable {
         return rulesets.loaded(r.stdout());
     }
 
-    /** {@code kproxy render --journal}: what the journal says the node programmed last, and its stderr (the hash check). */
+    /** {@code kproxy render --journal}: what the journal says the node had programmed by now, and its stderr (the hash check). */
     Kproxy.Result renderJournal() {
-        Kproxy.Result r = Kproxy.run(120, "render", "--journal", journal().toString());
+        Kproxy.Result r = Kproxy.run(120, "render", "--journal", journal().toString(), "--at", "now");
         return r.exit() != 0 ? r : new Kproxy.Result(0, rulesets.loaded(r.stdout()), r.stderr());
     }
 
