@@ -66,6 +66,7 @@ final class ChaosRunner {
                 log("fault=" + kind + " n=" + n);
                 long ended = inject(kind);
                 report.fault(kind, converge(kind, ended, CONVERGENCE_BOUND));
+                w.proxy.releaseStalled();
             }
             current = "end";
             traffic.stop();
@@ -104,9 +105,10 @@ final class ChaosRunner {
                 proxy.blackHole(false);
             }
             case STALL -> {
+                // The stalled connections stay stalled (half-open) until the agent has converged
+                // without them: it has to notice by itself that its watches went silent.
                 proxy.stall();
                 churn.during(3_000 + random.nextInt(17_000));
-                proxy.releaseStalled();
             }
             case SLOW -> {
                 proxy.slow(100 + random.nextInt(900));
@@ -124,13 +126,8 @@ final class ChaosRunner {
                 proxy.down(true);
                 world.cluster.stop();
                 churn.during(2_000 + random.nextInt(4_000));
-                proxy.retarget(world.cluster.start());
-                // A restarted API server does not hold the watchers' resourceVersions: it answers
-                // their watches 410 and they relist (k8s.io/client-go tools/cache/reflector.go).
-                proxy.gone(FaultProxy.Gone.ERROR_EVENT);
+                proxy.retarget(world.cluster.start(), world.cluster::newestIssued);
                 proxy.down(false);
-                Thread.sleep(2_000);
-                proxy.gone(FaultProxy.Gone.NO);
             }
             case KILL9 -> {
                 kill9();
@@ -191,23 +188,26 @@ final class ChaosRunner {
      * {@code ended} to the first equal listing, or -1 after a violation.
      */
     private long converge(FaultKind kind, long ended, Duration bound) throws IOException, InterruptedException {
-        String expected = world.renderObjects();
-        long limit = ended + bound.toNanos();
-        String kernel = world.rulesets.kernel();
-        while (!kernel.equals(expected) && System.nanoTime() < limit) {
-            if (!agent.alive()) {
-                violation("convergence", "the agent exited; see " + agent.log());
+        String kernel;
+        long since;
+        try (KernelWatch watch = new KernelWatch(world.rulesets::kernel)) {
+            String expected = world.renderObjects();
+            long limit = ended + bound.toNanos();
+            while ((since = watch.equalSince(expected)) < 0 && System.nanoTime() < limit) {
+                if (!agent.alive()) {
+                    violation("convergence", "the agent exited; see " + agent.log());
+                    return -1;
+                }
+                Thread.sleep(KernelWatch.PERIOD_MILLIS);
+            }
+            kernel = watch.latest();
+            if (since < 0) {
+                violation("convergence", "kernel differs from render --objects " + bound.toSeconds() + " s after the fault: "
+                        + Rulesets.firstDifference(kernel, expected));
                 return -1;
             }
-            Thread.sleep(200);
-            kernel = world.rulesets.kernel();
         }
-        long took = (System.nanoTime() - ended) / 1_000_000;
-        if (!kernel.equals(expected)) {
-            violation("convergence", "kernel differs from render --objects " + bound.toSeconds() + " s after the fault: "
-                    + Rulesets.firstDifference(kernel, expected));
-            return -1;
-        }
+        long took = Math.max(0, since - ended) / 1_000_000;
         // The SyncApplied record is appended just after the kernel accepted the transaction.
         String journal = "";
         String hashLine = "";

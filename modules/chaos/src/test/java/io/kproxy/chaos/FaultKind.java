@@ -9,7 +9,7 @@ enum FaultKind {
     RESET,
     /** Nothing moves either way for a while, sockets stay open, then the partition heals (chaos/api-server-loss.md). */
     BLACK_HOLE,
-    /** The open connections (the watches) stop silently; new ones work; the stalled ones are reset at the end (chaos/slow-watch.md). */
+    /** The open connections (the watches) stop silently and stay half-open; new ones work (chaos/slow-watch.md). */
     STALL,
     /** Every chunk from and to the API server is delayed (chaos/slow-watch.md). */
     SLOW,

@@ -12,6 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The path between the agent and the API server, with faults: a user-space TCP proxy listening
@@ -23,7 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connections open now stop silently, new ones work: a watch that stops delivering),
  * {@link #slow(int)} (each chunk is delayed), {@link #gone(Gone)} (watch requests are answered
  * with 410: an {@code ERROR} event or a plain HTTP 410), {@link #down(boolean)} (connections
- * refused) and {@link #retarget} (a restarted API server). Thread-safe.
+ * refused) and {@link #retarget} (a restarted API server, which answers 410 to watches from
+ * resourceVersions it never issued). Thread-safe.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -31,6 +35,7 @@ final class FaultProxy implements AutoCloseable {
     enum Gone { NO, ERROR_EVENT, HTTP_410 }
 
     private static final int WAIT_STEP_MILLIS = 50;
+    private static final Pattern RESOURCE_VERSION = Pattern.compile("[?&]resourceVersion=([0-9]+)");
 
     private final NetnsExecutor ns;
     private final int port;
@@ -41,6 +46,7 @@ final class FaultProxy implements AutoCloseable {
     private volatile boolean blackHole;
     private volatile int slowMillis;
     private volatile Gone gone = Gone.NO;
+    private volatile LongSupplier newestIssued = () -> Long.MAX_VALUE;
     private volatile boolean closed;
 
     /** One relayed connection; {@code stalled} holds its bytes until released or reset. */
@@ -106,7 +112,7 @@ final class FaultProxy implements AutoCloseable {
         links.forEach(l -> l.stalled = true);
     }
 
-    /** The stalled connections end with a reset (their watches are long dead by now). */
+    /** The stalled connections end with a reset (the runner's clean-up after the agent converged without them). */
     void releaseStalled() {
         for (Link l : links) {
             if (l.stalled) {
@@ -130,8 +136,15 @@ final class FaultProxy implements AutoCloseable {
         return goneAnswers.get();
     }
 
-    /** The API server moved (restarted on another port). */
-    void retarget(InetSocketAddress to) {
+    /**
+     * The API server restarted on another port. Its resourceVersions start again from 1, and
+     * fabric8's mock ignores a watch's resourceVersion, while a real API server never serves a
+     * watch from one it did not issue: it answers 410 (or "too large", with the same outcome, a
+     * relist; k8s.io/client-go tools/cache/reflector.go). So a watch from a resourceVersion above
+     * {@code newestIssued} (the newest the restarted server gave out) is answered 410 here.
+     */
+    void retarget(InetSocketAddress to, LongSupplier newestIssued) {
+        this.newestIssued = newestIssued;
         target = to;
     }
 
@@ -169,8 +182,8 @@ final class FaultProxy implements AutoCloseable {
                 if (!hold(l)) {
                     return;
                 }
-                if (upstream && gone != Gone.NO && isWatchRequest(buf, n)) {
-                    answerGone(l);
+                if (upstream && isWatchRequest(buf, n) && (gone != Gone.NO || notIssued(buf, n))) {
+                    answerGone(l, gone == Gone.HTTP_410 ? Gone.HTTP_410 : Gone.ERROR_EVENT);
                     return;
                 }
                 int delay = slowMillis;
@@ -208,16 +221,21 @@ final class FaultProxy implements AutoCloseable {
         return line.startsWith("GET ") && line.contains("watch=true");
     }
 
+    private boolean notIssued(byte[] buf, int n) {
+        Matcher m = RESOURCE_VERSION.matcher(new String(buf, 0, Math.min(n, 512), StandardCharsets.ISO_8859_1));
+        return m.find() && m.group(1).length() < 19 && Long.parseLong(m.group(1)) > newestIssued.getAsLong();
+    }
+
     /**
      * What an API server answers a watch from a resourceVersion older than its window
      * (k8s.io/apiserver pkg/storage/cacher, "too old resource version"): an {@code ERROR} event
      * with a 410 Status on a 200 stream, or, from some paths, a plain HTTP 410.
      */
-    private void answerGone(Link l) throws IOException {
+    private void answerGone(Link l, Gone how) throws IOException {
         String status = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
                 + "\"message\":\"too old resource version: 1 (2)\",\"reason\":\"Expired\",\"code\":410}";
         String response;
-        if (gone == Gone.HTTP_410) {
+        if (how == Gone.HTTP_410) {
             response = "HTTP/1.1 410 Gone\r\nContent-Type: application/json\r\nContent-Length: " + status.length()
                     + "\r\nConnection: close\r\n\r\n" + status;
         } else {

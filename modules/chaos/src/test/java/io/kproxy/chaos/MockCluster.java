@@ -1,5 +1,6 @@
 package io.kproxy.chaos;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -43,6 +44,7 @@ final class MockCluster implements AutoCloseable {
     private final Map<String, HasMetadata> truth = new TreeMap<>();
     private KubernetesMockServer server;
     private KubernetesClient client;
+    private volatile long newestIssued;
 
     /** Starts a server holding the record; returns where it listens (the runner's loopback). */
     InetSocketAddress start() {
@@ -53,6 +55,7 @@ final class MockCluster implements AutoCloseable {
         Config config = Config.empty();
         config.setMasterUrl("http://127.0.0.1:" + server.getPort());
         client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+        newestIssued = 0;
         for (HasMetadata o : truth.values()) {
             write(o);
         }
@@ -83,7 +86,11 @@ final class MockCluster implements AutoCloseable {
     void delete(HasMetadata o) {
         truth.remove(key(o));
         if (up()) {
-            client.resource(o).withGracePeriod(0).delete();
+            client.resource(o).delete();
+            // A delete's resourceVersion is not returned: a write of an object the agent does not
+            // watch follows it, so that newestIssued() covers it.
+            record(client.resource(new ConfigMapBuilder().withNewMetadata().withNamespace(NS).withName("chaos-rv-marker").endMetadata()
+                    .addToData("after", key(o)).build()).createOr(r -> r.update()));
         }
     }
 
@@ -94,7 +101,19 @@ final class MockCluster implements AutoCloseable {
     private void write(HasMetadata o) {
         HasMetadata copy = Serialization.clone(o);
         copy.getMetadata().setResourceVersion(null);
-        client.resource(copy).createOr(r -> r.update());
+        record(client.resource(copy).createOr(r -> r.update()));
+    }
+
+    private void record(HasMetadata written) {
+        String rv = written.getMetadata().getResourceVersion();
+        if (rv != null && rv.matches("[0-9]{1,18}")) {
+            newestIssued = Math.max(newestIssued, Long.parseLong(rv));
+        }
+    }
+
+    /** The newest resourceVersion the running server gave out. */
+    long newestIssued() {
+        return newestIssued;
     }
 
     private static String key(HasMetadata o) {
