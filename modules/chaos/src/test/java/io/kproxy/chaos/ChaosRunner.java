@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -26,6 +27,7 @@ final class ChaosRunner {
 
     private final long seed;
     private final double minutes;
+    private final List<FaultKind> kinds;
     private final Random random;
     private final ChaosReport report;
     private final long start = System.nanoTime();
@@ -34,9 +36,13 @@ final class ChaosRunner {
     private Agent agent;
     private Churn churn;
 
-    ChaosRunner(long seed, double minutes) {
+    ChaosRunner(long seed, double minutes, List<FaultKind> kinds) {
+        if (kinds.isEmpty() || minutes <= 0) {
+            throw new IllegalArgumentException("a run needs fault kinds and a positive length");
+        }
         this.seed = seed;
         this.minutes = minutes;
+        this.kinds = List.copyOf(kinds);
         this.random = new Random(seed);
         this.report = new ChaosReport(seed);
     }
@@ -44,6 +50,11 @@ final class ChaosRunner {
     /** Runs the soak and writes {@code report.txt} and {@code report.json} into {@code out}. */
     ChaosReport run(Path out) throws Exception {
         Files.createDirectories(out);
+        try (var old = Files.list(out)) {
+            for (Path p : old.toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
         Traffic traffic = null;
         Thread sampler = null;
         try (ChaosWorld w = ChaosWorld.create(out)) {
@@ -61,7 +72,7 @@ final class ChaosRunner {
             for (int n = 0; n < maxFaults && System.nanoTime() < deadline; n++) {
                 current = "churn";
                 churn.during(1_000 + random.nextInt(4_000));
-                FaultKind kind = FaultKind.values()[random.nextInt(FaultKind.values().length)];
+                FaultKind kind = kinds.get(random.nextInt(kinds.size()));
                 current = kind + "#" + n;
                 log("fault=" + kind + " n=" + n);
                 long ended = inject(kind);
@@ -105,8 +116,13 @@ final class ChaosRunner {
                 proxy.blackHole(false);
             }
             case STALL -> {
-                // The stalled connections stay stalled (half-open) until the agent has converged
-                // without them: it has to notice by itself that its watches went silent.
+                proxy.stall();
+                churn.during(3_000 + random.nextInt(17_000));
+                proxy.releaseStalled();
+            }
+            case HALF_OPEN -> {
+                // The stalled connections stay half-open until the agent has converged without
+                // them: it has to notice by itself that its watches went silent.
                 proxy.stall();
                 churn.during(3_000 + random.nextInt(17_000));
             }
@@ -126,7 +142,7 @@ final class ChaosRunner {
                 proxy.down(true);
                 world.cluster.stop();
                 churn.during(2_000 + random.nextInt(4_000));
-                proxy.retarget(world.cluster.start(), world.cluster::newestIssued);
+                proxy.retarget(world.cluster.start());
                 proxy.down(false);
             }
             case KILL9 -> {

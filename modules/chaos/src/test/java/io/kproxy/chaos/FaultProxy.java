@@ -26,8 +26,7 @@ import java.util.regex.Pattern;
  * connections open now stop silently, new ones work: a watch that stops delivering),
  * {@link #slow(int)} (each chunk is delayed), {@link #gone(Gone)} (watch requests are answered
  * with 410: an {@code ERROR} event or a plain HTTP 410), {@link #down(boolean)} (connections
- * refused) and {@link #retarget} (a restarted API server, which answers 410 to watches from
- * resourceVersions it never issued). Thread-safe.
+ * refused) and {@link #retarget} (a restarted API server). Thread-safe.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -46,7 +45,7 @@ final class FaultProxy implements AutoCloseable {
     private volatile boolean blackHole;
     private volatile int slowMillis;
     private volatile Gone gone = Gone.NO;
-    private volatile LongSupplier newestIssued = () -> Long.MAX_VALUE;
+    private final LongSupplier newestIssued;
     private volatile boolean closed;
 
     /** One relayed connection; {@code stalled} holds its bytes until released or reset. */
@@ -61,14 +60,25 @@ final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private FaultProxy(NetnsExecutor ns, int port, InetSocketAddress target) {
+    private FaultProxy(NetnsExecutor ns, int port, InetSocketAddress target, LongSupplier newestIssued) {
         this.ns = ns;
         this.port = port;
         this.target = target;
+        this.newestIssued = newestIssued;
     }
 
-    static FaultProxy start(NetnsExecutor ns, int port, InetSocketAddress target) {
-        FaultProxy p = new FaultProxy(ns, port, target);
+    /**
+     * A proxy to {@code target}. fabric8's mock API server ignores a watch's resourceVersion: it
+     * neither replays what changed since nor says it cannot, so a watch resumed after any gap
+     * would silently miss the changes made meanwhile, which no API server does. The proxy makes it
+     * answer as an API server whose watch cache does not reach back that far (or, after a restart,
+     * never issued that version): a watch from any resourceVersion but {@code newestIssued} (the
+     * server's newest) gets a 410, and the agent relists (k8s.io/client-go
+     * tools/cache/reflector.go). Watches are thereby answered 410 more often than by a real API
+     * server, never less.
+     */
+    static FaultProxy start(NetnsExecutor ns, int port, InetSocketAddress target, LongSupplier newestIssued) {
+        FaultProxy p = new FaultProxy(ns, port, target, newestIssued);
         p.down(false);
         return p;
     }
@@ -136,15 +146,8 @@ final class FaultProxy implements AutoCloseable {
         return goneAnswers.get();
     }
 
-    /**
-     * The API server restarted on another port. Its resourceVersions start again from 1, and
-     * fabric8's mock ignores a watch's resourceVersion, while a real API server never serves a
-     * watch from one it did not issue: it answers 410 (or "too large", with the same outcome, a
-     * relist; k8s.io/client-go tools/cache/reflector.go). So a watch from a resourceVersion above
-     * {@code newestIssued} (the newest the restarted server gave out) is answered 410 here.
-     */
-    void retarget(InetSocketAddress to, LongSupplier newestIssued) {
-        this.newestIssued = newestIssued;
+    /** The API server restarted on another port. */
+    void retarget(InetSocketAddress to) {
         target = to;
     }
 
@@ -223,7 +226,11 @@ final class FaultProxy implements AutoCloseable {
 
     private boolean notIssued(byte[] buf, int n) {
         Matcher m = RESOURCE_VERSION.matcher(new String(buf, 0, Math.min(n, 512), StandardCharsets.ISO_8859_1));
-        return m.find() && m.group(1).length() < 19 && Long.parseLong(m.group(1)) > newestIssued.getAsLong();
+        if (!m.find() || m.group(1).equals("0")) {
+            return false;
+        }
+        long newest = newestIssued.getAsLong();
+        return newest >= 0 && (m.group(1).length() > 18 || Long.parseLong(m.group(1)) != newest);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.kproxy.chaos;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -43,8 +42,7 @@ final class MockCluster implements AutoCloseable {
 
     private final Map<String, HasMetadata> truth = new TreeMap<>();
     private KubernetesMockServer server;
-    private KubernetesClient client;
-    private volatile long newestIssued;
+    private volatile KubernetesClient client;
 
     /** Starts a server holding the record; returns where it listens (the runner's loopback). */
     InetSocketAddress start() {
@@ -55,7 +53,6 @@ final class MockCluster implements AutoCloseable {
         Config config = Config.empty();
         config.setMasterUrl("http://127.0.0.1:" + server.getPort());
         client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
-        newestIssued = 0;
         for (HasMetadata o : truth.values()) {
             write(o);
         }
@@ -87,10 +84,6 @@ final class MockCluster implements AutoCloseable {
         truth.remove(key(o));
         if (up()) {
             client.resource(o).delete();
-            // A delete's resourceVersion is not returned: a write of an object the agent does not
-            // watch follows it, so that newestIssued() covers it.
-            record(client.resource(new ConfigMapBuilder().withNewMetadata().withNamespace(NS).withName("chaos-rv-marker").endMetadata()
-                    .addToData("after", key(o)).build()).createOr(r -> r.update()));
         }
     }
 
@@ -101,19 +94,21 @@ final class MockCluster implements AutoCloseable {
     private void write(HasMetadata o) {
         HasMetadata copy = Serialization.clone(o);
         copy.getMetadata().setResourceVersion(null);
-        record(client.resource(copy).createOr(r -> r.update()));
+        client.resource(copy).createOr(r -> r.update());
     }
 
-    private void record(HasMetadata written) {
-        String rv = written.getMetadata().getResourceVersion();
-        if (rv != null && rv.matches("[0-9]{1,18}")) {
-            newestIssued = Math.max(newestIssued, Long.parseLong(rv));
-        }
-    }
-
-    /** The newest resourceVersion the running server gave out. */
+    /** The newest resourceVersion the running server issued (its lists carry it), or -1 while it is down or does not say. */
     long newestIssued() {
-        return newestIssued;
+        KubernetesClient c = client;
+        if (c == null) {
+            return -1;
+        }
+        try {
+            String rv = c.configMaps().inNamespace(NS).list().getMetadata().getResourceVersion();
+            return rv != null && rv.matches("[0-9]{1,18}") ? Long.parseLong(rv) : -1;
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     private static String key(HasMetadata o) {
