@@ -16,8 +16,12 @@ import java.util.Random;
  */
 final class ChaosRunner {
 
-    /** Convergence bound after a fault ends: the source's reconnect backoff tops out at 32 s, plus a relist and a sync. */
-    static final Duration CONVERGENCE_BOUND = Duration.ofSeconds(60);
+    /**
+     * Convergence bound after a fault ends: a watch that stays closed is relisted by the source's
+     * watchdog after its grace of 60 s (chaos/410-gone-relist.md), plus 30 s for the relist, the sync
+     * and a loaded machine.
+     */
+    static final Duration CONVERGENCE_BOUND = Duration.ofSeconds(90);
     /** The agent must answer /healthz 200 this long after converging (twice the sync period, plus slack). */
     static final Duration HEALTHY_BOUND = Duration.ofSeconds(15);
     static final long MAX_RSS_KIB = 400 * 1024;

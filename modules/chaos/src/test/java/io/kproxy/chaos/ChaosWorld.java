@@ -52,7 +52,7 @@ final class ChaosWorld implements AutoCloseable {
         FaultProxy proxy = null;
         try {
             scratch = NetNs.create("chaos-scratch");
-            proxy = FaultProxy.start(topo.executor("node"), API_PORT, cluster.start(), cluster::newestIssued);
+            proxy = FaultProxy.start(topo.executor("node"), API_PORT, cluster.start(), cluster::servesWatch);
             // Short and under /tmp: the admin socket's path must fit in 107 bytes.
             Path dir = Files.createTempDirectory(Path.of("/tmp"), "kp-chaos-");
             Files.writeString(dir.resolve("render-config.yaml"),

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
+import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,7 +45,7 @@ final class FaultProxy implements AutoCloseable {
     private volatile boolean blackHole;
     private volatile int slowMillis;
     private volatile Gone gone = Gone.NO;
-    private final LongSupplier newestIssued;
+    private final BiPredicate<String, Long> serves;
     private volatile boolean closed;
 
     /** One relayed connection; {@code stalled} holds its bytes until released or reset. */
@@ -60,25 +60,23 @@ final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private FaultProxy(NetnsExecutor ns, int port, InetSocketAddress target, LongSupplier newestIssued) {
+    private FaultProxy(NetnsExecutor ns, int port, InetSocketAddress target, BiPredicate<String, Long> serves) {
         this.ns = ns;
         this.port = port;
         this.target = target;
-        this.newestIssued = newestIssued;
+        this.serves = serves;
     }
 
     /**
      * A proxy to {@code target}. fabric8's mock API server ignores a watch's resourceVersion: it
      * neither replays what changed since nor says it cannot, so a watch resumed after any gap
      * would silently miss the changes made meanwhile, which no API server does. The proxy makes it
-     * answer as an API server whose watch cache does not reach back that far (or, after a restart,
-     * never issued that version): a watch from any resourceVersion but {@code newestIssued} (the
-     * server's newest) gets a 410, and the agent relists (k8s.io/client-go
-     * tools/cache/reflector.go). Watches are thereby answered 410 more often than by a real API
-     * server, never less.
+     * answer as an API server whose watch cache does not reach back that far: a watch (request
+     * line, resourceVersion) that {@code serves} says the mock cannot serve faithfully gets a 410,
+     * and the agent relists (k8s.io/client-go tools/cache/reflector.go).
      */
-    static FaultProxy start(NetnsExecutor ns, int port, InetSocketAddress target, LongSupplier newestIssued) {
-        FaultProxy p = new FaultProxy(ns, port, target, newestIssued);
+    static FaultProxy start(NetnsExecutor ns, int port, InetSocketAddress target, BiPredicate<String, Long> serves) {
+        FaultProxy p = new FaultProxy(ns, port, target, serves);
         p.down(false);
         return p;
     }
@@ -225,12 +223,13 @@ final class FaultProxy implements AutoCloseable {
     }
 
     private boolean notIssued(byte[] buf, int n) {
-        Matcher m = RESOURCE_VERSION.matcher(new String(buf, 0, Math.min(n, 512), StandardCharsets.ISO_8859_1));
+        String head = new String(buf, 0, Math.min(n, 512), StandardCharsets.ISO_8859_1);
+        Matcher m = RESOURCE_VERSION.matcher(head);
         if (!m.find() || m.group(1).equals("0")) {
             return false;
         }
-        long newest = newestIssued.getAsLong();
-        return newest >= 0 && (m.group(1).length() > 18 || Long.parseLong(m.group(1)) != newest);
+        int eol = head.indexOf("\r\n");
+        return m.group(1).length() > 18 || !serves.test(eol < 0 ? head : head.substring(0, eol), Long.parseLong(m.group(1)));
     }
 
     /**

@@ -25,8 +25,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The cluster: what exists ({@link #truth}, the runner's record) and fabric8's mock API server in
@@ -43,6 +45,7 @@ final class MockCluster implements AutoCloseable {
     private final Map<String, HasMetadata> truth = new TreeMap<>();
     private KubernetesMockServer server;
     private volatile KubernetesClient client;
+    private final Map<String, Long> lastChange = new ConcurrentHashMap<>();
 
     /** Starts a server holding the record; returns where it listens (the runner's loopback). */
     InetSocketAddress start() {
@@ -55,6 +58,11 @@ final class MockCluster implements AutoCloseable {
         client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
         for (HasMetadata o : truth.values()) {
             write(o);
+        }
+        // Every resource "changed" at the restart: the watchers' versions are from another server.
+        long newest = newestIssued();
+        for (String r : List.of("services", "endpointslices", "nodes", "servicecidrs")) {
+            lastChange.put(r, newest);
         }
         return new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getPort());
     }
@@ -76,14 +84,14 @@ final class MockCluster implements AutoCloseable {
     void apply(HasMetadata o) {
         truth.put(key(o), o);
         if (up()) {
-            write(o);
+            changing(o, () -> write(o));
         }
     }
 
     void delete(HasMetadata o) {
         truth.remove(key(o));
         if (up()) {
-            client.resource(o).delete();
+            changing(o, () -> client.resource(o).delete());
         }
     }
 
@@ -98,7 +106,7 @@ final class MockCluster implements AutoCloseable {
     }
 
     /** The newest resourceVersion the running server issued (its lists carry it), or -1 while it is down or does not say. */
-    long newestIssued() {
+    private long newestIssued() {
         KubernetesClient c = client;
         if (c == null) {
             return -1;
@@ -109,6 +117,35 @@ final class MockCluster implements AutoCloseable {
         } catch (RuntimeException e) {
             return -1;
         }
+    }
+
+    /**
+     * Whether the mock serves a watch of {@code requestLine}'s resource from {@code rv} as an API
+     * server would: nothing of that resource changed after {@code rv} (the mock would not replay
+     * it) and the server issued {@code rv} (a restarted one did not). Called by the proxy's threads.
+     */
+    boolean servesWatch(String requestLine, long rv) {
+        String path = requestLine.split("[ ?]")[1];
+        long changed = lastChange.getOrDefault(path.substring(path.lastIndexOf('/') + 1), 0L);
+        long newest = newestIssued();
+        return newest < 0 || (rv >= changed && rv <= newest);
+    }
+
+    /** Marks {@code o}'s resource as changing (no watch is served until the change has its version), then records that version. */
+    private void changing(HasMetadata o, Runnable change) {
+        String resource = resource(o);
+        lastChange.put(resource, Long.MAX_VALUE);
+        change.run();
+        lastChange.put(resource, newestIssued());
+    }
+
+    private static String resource(HasMetadata o) {
+        return switch (o.getKind()) {
+            case "Service" -> "services";
+            case "EndpointSlice" -> "endpointslices";
+            case "Node" -> "nodes";
+            default -> o.getKind().toLowerCase(Locale.ROOT) + "s";
+        };
     }
 
     private static String key(HasMetadata o) {
