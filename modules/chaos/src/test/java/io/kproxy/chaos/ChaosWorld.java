@@ -1,0 +1,136 @@
+package io.kproxy.chaos;
+
+import io.kproxy.testkit.NetNs;
+import io.kproxy.testkit.netns.Topology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where a run happens, all of it created here and removed by {@link #close()}: the testkit's
+ * packet-test topology (node, pods with echo servers, a second node), a scratch namespace for
+ * loading renders, the mock API server, the fault proxy in the node namespace at
+ * {@code 127.0.0.1:}{@value #API_PORT}, and a private directory for the journal, object dumps
+ * and the render configuration. The agent only ever runs inside the node namespace.
+ */
+final class ChaosWorld implements AutoCloseable {
+
+    static final String NODE = "node-a";
+    static final int API_PORT = 16443;
+    static final int HEALTHZ_PORT = 10256;
+    static final String SYNC_PERIOD = "2s";
+
+    final Topology topo;
+    final NetNs scratch;
+    final MockCluster cluster;
+    final FaultProxy proxy;
+    final Rulesets rulesets;
+    final Path dir;
+    final Path logs;
+    private final List<Agent> agents = new ArrayList<>();
+
+    private ChaosWorld(Topology topo, NetNs scratch, MockCluster cluster, FaultProxy proxy, Path dir, Path logs) {
+        this.topo = topo;
+        this.scratch = scratch;
+        this.cluster = cluster;
+        this.proxy = proxy;
+        this.rulesets = new Rulesets(topo.ns("node"), scratch);
+        this.dir = dir;
+        this.logs = logs;
+    }
+
+    /** Builds the world; what was built is removed again when a later step fails. */
+    static ChaosWorld create(Path logs) throws IOException {
+        Topology topo = Topology.create();
+        NetNs scratch = null;
+        MockCluster cluster = new MockCluster();
+        FaultProxy proxy = null;
+        try {
+            scratch = NetNs.create("chaos-scratch");
+            proxy = FaultProxy.start(topo.executor("node"), API_PORT, cluster.start(), cluster::servesWatch);
+            // Short and under /tmp: the admin socket's path must fit in 107 bytes.
+            Path dir = Files.createTempDirectory(Path.of("/tmp"), "kp-chaos-");
+            Files.writeString(dir.resolve("render-config.yaml"),
+                    "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\nclusterCIDR: 10.0.0.0/16\n");
+            return new ChaosWorld(topo, scratch, cluster, proxy, dir, logs);
+        } catch (IOException | RuntimeException e) {
+            for (AutoCloseable c : new AutoCloseable[] {proxy, cluster, scratch, topo}) {
+                try {
+                    if (c != null) {
+                        c.close();
+                    }
+                } catch (Exception also) {
+                    e.addSuppressed(also);
+                }
+            }
+            throw e;
+        }
+    }
+
+    Path journal() {
+        return dir.resolve("journal");
+    }
+
+    /** Starts a new life of the agent inside the node namespace, the same command every time. */
+    Agent startAgent() throws IOException {
+        List<String> args = List.of("run", "--hostname-override", NODE, "--master", "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables",
+                "--cluster-cidr", "10.0.0.0/16", "--journal-dir", journal().toString(), "--iptables-sync-period", SYNC_PERIOD,
+                "--iptables-min-sync-period", "0s", "--healthz-bind-address", "0.0.0.0:" + HEALTHZ_PORT, "--metrics-bind-address",
+                "127.0.0.1:10249", "--snapshot-interval", "100", "--admin-socket", dir.resolve("admin.sock").toString());
+        Agent a = Agent.start(topo.ns("node").prefix(), args, logs.resolve("agent-" + (agents.size() + 1) + ".log"));
+        agents.add(a);
+        return a;
+    }
+
+    int agentStarts() {
+        return agents.size();
+    }
+
+    /** The IPv4 table {@code kproxy render --objects} prints for the cluster's objects now, as the kernel lists it. */
+    String renderObjects() throws IOException {
+        Path objects = dir.resolve("objects");
+        cluster.dump(objects);
+        Kproxy.Result r = Kproxy.run(120, "render", "--objects", objects.toString(), "--node", NODE, "--mode", "nftables", "--family", "ipv4",
+                "--config", dir.resolve("render-config.yaml").toString());
+        if (r.exit() != 0) {
+            return "(render --objects exit " + r.exit() + ": " + r.stderr().strip() + ")";
+        }
+        return rulesets.loaded(r.stdout());
+    }
+
+    /** {@code kproxy render --journal}: what the journal says the node had programmed by now, and its stderr (the hash check). */
+    Kproxy.Result renderJournal() {
+        Kproxy.Result r = Kproxy.run(120, "render", "--journal", journal().toString(), "--at", "now");
+        return r.exit() != 0 ? r : new Kproxy.Result(0, rulesets.loaded(r.stdout()), r.stderr());
+    }
+
+    @Override
+    public void close() {
+        agents.forEach(Agent::close);
+        RuntimeException failed = null;
+        for (AutoCloseable c : new AutoCloseable[] {proxy, cluster, scratch, topo}) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                if (failed == null) {
+                    failed = new IllegalStateException("tearing the chaos world down failed", e);
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+}
