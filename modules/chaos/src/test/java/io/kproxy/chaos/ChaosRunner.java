@@ -1,6 +1,6 @@
 package io.kproxy.chaos;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,7 +164,7 @@ final class ChaosRunner {
     /** The API server unreachable past the health timeout: /healthz turns 503, /livez stays 200. */
     private void apiDown(long millis) throws InterruptedException {
         world.proxy.down(true);
-        NetnsExecutor node = world.topo.executor("node");
+        NetnsThread node = world.topo.executor("node");
         long end = System.nanoTime() + millis * 1_000_000L;
         boolean saw503 = false;
         while (System.nanoTime() < end) {

@@ -1,6 +1,6 @@
 package io.kproxy.chaos;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,7 +36,7 @@ final class FaultProxy implements AutoCloseable {
     private static final int WAIT_STEP_MILLIS = 50;
     private static final Pattern RESOURCE_VERSION = Pattern.compile("[?&]resourceVersion=([0-9]+)");
 
-    private final NetnsExecutor ns;
+    private final NetnsThread ns;
     private final int port;
     private final List<Link> links = new CopyOnWriteArrayList<>();
     private final AtomicInteger goneAnswers = new AtomicInteger();
@@ -60,7 +60,7 @@ final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private FaultProxy(NetnsExecutor ns, int port, InetSocketAddress target, BiPredicate<String, Long> serves) {
+    private FaultProxy(NetnsThread ns, int port, InetSocketAddress target, BiPredicate<String, Long> serves) {
         this.ns = ns;
         this.port = port;
         this.target = target;
@@ -75,7 +75,7 @@ final class FaultProxy implements AutoCloseable {
      * line, resourceVersion) that {@code serves} says the mock cannot serve faithfully gets a 410,
      * and the agent relists (k8s.io/client-go tools/cache/reflector.go).
      */
-    static FaultProxy start(NetnsExecutor ns, int port, InetSocketAddress target, BiPredicate<String, Long> serves) {
+    static FaultProxy start(NetnsThread ns, int port, InetSocketAddress target, BiPredicate<String, Long> serves) {
         FaultProxy p = new FaultProxy(ns, port, target, serves);
         p.down(false);
         return p;

@@ -1,6 +1,6 @@
 package io.kproxy.chaos;
 
-import io.kproxy.testkit.netns.NetnsExecutor;
+import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -13,7 +13,7 @@ final class NodeHttp {
     private NodeHttp() {
     }
 
-    static int status(NetnsExecutor ns, int port, String path) {
+    static int status(NetnsThread ns, int port, String path) {
         return ns.call(() -> {
             try (Socket s = new Socket()) {
                 s.setSoTimeout(3_000);
