@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.NftListing;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
 import java.time.Duration;
@@ -14,8 +15,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,50 +78,8 @@ class AgentEndToEndIT {
         return NetnsHttp.get(world.node, "127.0.0.1", port, path);
     }
 
-
     private String rules() {
-        return normalise(world.topo.ns("node").exec("nft", "list", "ruleset"));
-    }
-
-    /**
-     * The ruleset in a canonical order: the kernel lists a table's sets, maps and chains in the
-     * order they were created and hash-set elements in an order of its own, neither of which is
-     * part of what the rules do; so each table's objects are sorted, and so are set elements.
-     */
-    static String normalise(String ruleset) {
-        Matcher m = Pattern.compile("elements = \\{([^}]*)\\}").matcher(ruleset);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            List<String> items = new ArrayList<>();
-            for (String s : m.group(1).split(",")) {
-                items.add(s.strip());
-            }
-            items.sort(null);
-            m.appendReplacement(sb, Matcher.quoteReplacement("elements = { " + String.join(", ", items) + " }"));
-        }
-        m.appendTail(sb);
-        List<String> out = new ArrayList<>();
-        List<String> blocks = new ArrayList<>();
-        StringBuilder block = null;
-        for (String line : sb.toString().split("\n")) {
-            if (block == null && line.matches("\t(set|map|chain|flowtable) .*\\{")) {
-                block = new StringBuilder(line);
-            } else if (block != null) {
-                block.append('\n').append(line);
-                if (line.equals("\t}")) {
-                    blocks.add(block.toString());
-                    block = null;
-                }
-            } else if (line.equals("}")) {
-                blocks.sort(null);
-                out.addAll(blocks);
-                blocks.clear();
-                out.add(line);
-            } else if (!line.isBlank()) {
-                out.add(line);
-            }
-        }
-        return String.join("\n", out);
+        return NftListing.canonical(world.topo.ns("node").exec("nft", "list", "ruleset"));
     }
 
     private static double metric(String scrape, String line) {

@@ -1,10 +1,7 @@
 package io.kproxy.chaos;
 
 import io.kproxy.testkit.NetNs;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import io.kproxy.testkit.NftListing;
 
 /**
  * The convergence comparison. The kernel's table is read with {@code nft list table ip
@@ -27,7 +24,7 @@ final class Rulesets {
     /** The node's IPv4 kube-proxy table, normalised; empty when there is none. */
     String kernel() {
         NetNs.Result r = node.tryExecWithInput(null, "nft", "list", "table", "ip", "kube-proxy");
-        return r.exitCode() == 0 ? normalise(r.stdout()) : "";
+        return r.exitCode() == 0 ? NftListing.canonical(r.stdout()) : "";
     }
 
     /** {@code rendered} (nft commands) as the kernel lists its IPv4 kube-proxy table, normalised; or an error line. */
@@ -38,44 +35,7 @@ final class Rulesets {
             return "(render does not load: " + load.stderr().strip() + ")";
         }
         NetNs.Result r = scratch.tryExecWithInput(null, "nft", "list", "table", "ip", "kube-proxy");
-        return r.exitCode() == 0 ? normalise(r.stdout()) : "";
-    }
-
-    /** A ruleset listing in canonical order: each table's objects sorted, and each set's elements. */
-    static String normalise(String ruleset) {
-        Matcher m = Pattern.compile("elements = \\{([^}]*)\\}").matcher(ruleset);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            List<String> items = new ArrayList<>();
-            for (String s : m.group(1).split(",")) {
-                items.add(s.strip());
-            }
-            items.sort(null);
-            m.appendReplacement(sb, Matcher.quoteReplacement("elements = { " + String.join(", ", items) + " }"));
-        }
-        m.appendTail(sb);
-        List<String> out = new ArrayList<>();
-        List<String> blocks = new ArrayList<>();
-        StringBuilder block = null;
-        for (String line : sb.toString().split("\n")) {
-            if (block == null && line.matches("\t(set|map|chain|flowtable) .*\\{")) {
-                block = new StringBuilder(line);
-            } else if (block != null) {
-                block.append('\n').append(line);
-                if (line.equals("\t}")) {
-                    blocks.add(block.toString());
-                    block = null;
-                }
-            } else if (line.equals("}")) {
-                blocks.sort(null);
-                out.addAll(blocks);
-                blocks.clear();
-                out.add(line);
-            } else if (!line.isBlank()) {
-                out.add(line);
-            }
-        }
-        return String.join("\n", out);
+        return r.exitCode() == 0 ? NftListing.canonical(r.stdout()) : "";
     }
 
     /** The first line where {@code a} and {@code b} differ, for a violation's detail. */
