@@ -74,9 +74,12 @@ public interface Backend extends AutoCloseable {
 
     /**
      * The stale UDP flows to delete after a successful sync whose delta says UDP service ports
-     * lost endpoints (docs/upstream-behaviour.md §1.4 row 37). Pure.
+     * lost endpoints (docs/upstream-behaviour.md §1.4 row 37). Pure. The rule is upstream's in
+     * every mode ({@link ConntrackFilters#of}); the default applies it.
      */
-    List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state);
+    default List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state) {
+        return ConntrackFilters.of(delta, state);
+    }
 
     /** Deletes the flows matched by {@code filters}; returns how many were deleted. Blocks. */
     int cleanConntrack(List<ConntrackFilter> filters) throws KernelException;

@@ -2,7 +2,6 @@ package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
-import io.kproxy.backend.ConntrackFilters;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
@@ -80,11 +79,6 @@ final class IptablesBackend implements Backend {
     @Override
     public boolean rulesIntact() throws KernelException {
         return applier.rulesIntact();
-    }
-
-    @Override
-    public List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state) {
-        return ConntrackFilters.of(delta, state);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.kproxy.backend.ipvs;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
-import io.kproxy.backend.ConntrackFilters;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
@@ -172,11 +171,6 @@ final class IpvsBackend implements Backend {
         IpvsSettings applied = last.get().settings();
         long ours = k.virtualServers().stream().filter(vs -> !applied.excluded(vs.key().address())).count();
         return ours == last.get().v4().image().serviceCount() + last.get().v6().image().serviceCount();
-    }
-
-    @Override
-    public List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state) {
-        return ConntrackFilters.of(delta, state);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
-import io.kproxy.backend.ConntrackFilters;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
@@ -123,11 +122,6 @@ final class NftBackend implements Backend {
 
     static String cleanupText() {
         return "add table ip kube-proxy\ndelete table ip kube-proxy\nadd table ip6 kube-proxy\ndelete table ip6 kube-proxy\n";
-    }
-
-    @Override
-    public List<ConntrackFilter> conntrackFilters(StateDelta delta, NodeState state) {
-        return ConntrackFilters.of(delta, state);
     }
 
     @Override
