@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.IntPredicate;
 
 /**
  * Network links and their addresses over rtnetlink ({@code NETLINK_ROUTE}), in the network
@@ -71,11 +72,28 @@ public final class RtnlClient implements AutoCloseable {
      */
     public List<LinkAddress> addresses(String name) throws NetlinkRequestException {
         int index = requireIndex(name);
+        return dump(i -> i == index);
+    }
+
+    /**
+     * Every address of every link but {@code except} (all of them when there is no such link),
+     * IPv4 and IPv6, in the kernel's order: one {@code RTM_GETADDR} dump filtered by link index,
+     * as upstream's {@code GetAllLocalAddressesExcept} (pkg/proxy/ipvs/util/netlink_linux.go) does
+     * for the node addresses of ipvs mode's NodePorts. An address on two links, one of them
+     * {@code except}, is listed once for the other. Loopback and link-local addresses are
+     * included; the caller filters.
+     */
+    public List<LinkAddress> addressesExcept(String except) throws NetlinkRequestException {
+        OptionalInt skip = linkIndex(except);
+        return dump(i -> skip.isEmpty() || i != skip.getAsInt());
+    }
+
+    private List<LinkAddress> dump(IntPredicate linkIndex) throws NetlinkRequestException {
         List<LinkAddress> out = new ArrayList<>();
         channel.request(RtnlEncoding.getAddresses(), "GETADDR", r -> {
             ByteBuffer b = ByteBuffer.wrap(r.bytes()).order(ByteOrder.nativeOrder());
             int prefix = b.get(r.start() + 17) & 0xff;
-            if (r.type() != RtnlEncoding.RTM_NEWADDR || b.getInt(r.start() + 20) != index) {
+            if (r.type() != RtnlEncoding.RTM_NEWADDR || !linkIndex.test(b.getInt(r.start() + 20))) {
                 return;
             }
             NlAttrs a = r.attrs(RtnlEncoding.IFADDRMSG);
@@ -83,7 +101,7 @@ public final class RtnlClient implements AutoCloseable {
             try {
                 out.add(new LinkAddress(InetAddress.getByAddress(raw), prefix));
             } catch (UnknownHostException e) {
-                throw new IllegalStateException("address of " + raw.length + " bytes on " + name, e);
+                throw new IllegalStateException("address of " + raw.length + " bytes on link " + b.getInt(r.start() + 20), e);
             }
         });
         return out;
