@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.backend.MemoryKernelPort;
+import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
@@ -17,13 +18,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * Bad input is skipped whole and reported, never half-applied, and the rest of the node is
  * programmed: a cluster IP that is a node address, more real servers than one virtual server
- * takes, two Services claiming one virtual server; an unknown scheduler is refused before any
- * plan exists.
+ * takes, two Services claiming one virtual server, a scheduler the kernel lacks; an unknown
+ * scheduler is refused before any plan exists.
  */
 class BadInputTest {
 
@@ -105,5 +107,30 @@ class BadInputTest {
         assertThatThrownBy(() -> new DataplaneSettings.Ipvs("RR", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of rr, wrr");
         assertThat(plan.loadableText(IpFamily.IPV6)).contains("# ipvsadm-restore");
+    }
+
+    @Test
+    void aSchedulerTheKernelLacksSkipsEveryVirtualServerInsteadOfFailingTheSync() throws Exception {
+        MemoryIpvsKernel kernel = new MemoryIpvsKernel();
+        kernel.setMissingSchedulers(Set.of("mh"));
+        IpvsBackend b = IpvsProvider.create(IpvsSettings.DEFAULT, kernel, new MemoryKernelPort(), new SettableClock(T0));
+        DataplaneSettings.Ipvs mh = new DataplaneSettings.Ipvs("mh", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+        States.PortSpec np = IpvsStates.web().with(p -> {
+            p.nodePort = 30041;
+            return p;
+        });
+        Plan plan = b.render(IpvsStates.state(List.of(np, IpvsStates.dns()), mh));
+        assertThat(plan.rulesetText()).contains("# skipped: scheduler mh is not in the kernel (module ip_vs_mh not loadable); "
+                + "virtual servers not programmed: -t 172.30.0.41:80, -t 192.168.0.2:30041").contains("-u 172.30.0.10:53");
+        Transaction tx = b.diffFromKernel(plan, SyncOptions.at(T0));
+        b.apply(tx);
+        assertThat(kernel.virtualServers()).isEmpty();
+        assertThat(kernel.addresses(PartText.DUMMY)).isEmpty();
+        assertThat(kernel.setEntries(IpSets.CLUSTER_IP.name(IpFamily.IPV4))).isEmpty();
+
+        // The same node with a scheduler the kernel has: everything programmed (the next full render asks again).
+        Plan rr = b.render(IpvsStates.state(List.of(np, IpvsStates.dns())));
+        b.apply(b.diff(Optional.of(tx.result()), rr, SyncOptions.at(T0)));
+        assertThat(kernel.virtualServers()).hasSize(3);
     }
 }
