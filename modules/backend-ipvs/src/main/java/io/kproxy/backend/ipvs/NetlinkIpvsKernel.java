@@ -107,6 +107,33 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         }
     }
 
+    /**
+     * What ipvs mode needs and this kernel lacks, as upstream's {@code CanUseIPVSProxier} checks
+     * before it starts (pkg/proxy/ipvs/proxier.go, called from cmd/kube-proxy/app/server_linux.go):
+     * IPVS (the generic netlink family {@code IPVS}, which asking for it loads {@code ip_vs} when
+     * the kernel can) and ipset (a header request answers ENOENT for a missing set when the
+     * subsystem is there). Empty when nothing is missing. Blocks.
+     */
+    Optional<String> missingForIpvsMode() {
+        try {
+            if (ipvs.isEmpty()) {
+                ipvs = openIpvs(netns);
+            }
+        } catch (NetlinkRequestException e) {
+            return Optional.of("IPVS cannot be asked for (" + e.getMessage() + ")");
+        }
+        if (ipvs.isEmpty()) {
+            return Optional.of("the kernel has no IPVS: the generic netlink family IPVS is missing, so the module ip_vs is neither loaded nor "
+                    + "loadable (a kernel built without CONFIG_IP_VS)");
+        }
+        try {
+            ipset.exists(IpSets.CLUSTER_IP.name(IpFamily.IPV4));
+        } catch (NetlinkRequestException e) {
+            return Optional.of("the kernel has no ipset (" + e.getMessage() + "): the module ip_set is neither loaded nor loadable");
+        }
+        return Optional.empty();
+    }
+
     /** The IPVS client, or empty when the kernel has no IPVS family (ENOENT from the generic netlink controller). */
     private static Optional<IpvsClient> openIpvs(Optional<String> netns) throws NetlinkRequestException {
         try {
