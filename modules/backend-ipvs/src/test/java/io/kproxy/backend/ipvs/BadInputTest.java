@@ -13,6 +13,8 @@ import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
 import io.kproxy.backend.testkit.States;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.DataplaneSettings;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -128,9 +130,11 @@ class BadInputTest {
         assertThat(kernel.addresses(PartText.DUMMY)).isEmpty();
         assertThat(kernel.setEntries(IpSets.CLUSTER_IP.name(IpFamily.IPV4))).isEmpty();
 
-        // The same node with a scheduler the kernel has: everything programmed (the next full render asks again).
-        Plan rr = b.render(IpvsStates.state(List.of(np, IpvsStates.dns())));
-        b.apply(b.diff(Optional.of(tx.result()), rr, SyncOptions.at(T0)));
-        assertThat(kernel.virtualServers()).hasSize(3);
+        // The module loaded meanwhile: the next sync (an incremental one, nothing else changed) asks again and programs everything.
+        kernel.setMissingSchedulers(Set.of());
+        NodeState same = IpvsStates.state(List.of(np, IpvsStates.dns()), mh);
+        Plan loaded = b.renderIncremental(tx.result(), same, StateDelta.between(same, same));
+        b.apply(b.diff(Optional.of(tx.result()), loaded, SyncOptions.at(T0)));
+        assertThat(kernel.virtualServers()).hasSize(3).allMatch(vs -> vs.scheduler().equals("mh"));
     }
 }
