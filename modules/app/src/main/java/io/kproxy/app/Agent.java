@@ -223,8 +223,9 @@ final class Agent implements AutoCloseable {
             if (other.mode().equals(mine.mode())) {
                 continue;
             }
-            try (Backend b = other.create()) {
-                b.cleanup();
+            try {
+                // cleanupLeftovers, not create(): a mode the kernel cannot run (ipvs without ip_vs) may still have leftovers.
+                other.cleanupLeftovers(Optional.empty());
                 LOG.info("decision=cleaned-up-other-mode mode={}", other.mode());
             } catch (KernelException | RuntimeException e) {
                 LOG.warn("decision=continue reason=\"cleanup of another mode failed\" mode={} error=\"{}\"", other.mode(), e.getMessage());

@@ -1,5 +1,6 @@
 package io.kproxy.app;
 
+import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.demo.Demo;
 import io.kproxy.demo.DemoOptions;
 import io.kproxy.demo.ProtocolAdminSocket;
@@ -53,6 +54,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--render-only", description = "Do not program any kernel, even as root.")
     boolean renderOnly;
 
+    @Option(names = "--mode", paramLabel = "MODE", description = "Render and program in this proxy mode (nftables, iptables, ipvs) "
+            + "instead of the one the history recorded.")
+    String mode;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -74,8 +79,14 @@ final class DemoCommand implements Callable<Integer> {
                     }
                 }
             }
+            if (mode != null && BackendProvider.forMode(mode).isEmpty()) {
+                err.println("kproxy demo: --mode " + mode + ": no such backend (installed: "
+                        + String.join(", ", BackendProvider.all().stream().map(BackendProvider::mode).sorted().toList()) + ")");
+                err.flush();
+                return 2;
+            }
             options = new DemoOptions(dir, ServiceRef.parse(service), Duration.ofSeconds(replaySeconds), Optional.ofNullable(keep),
-                    renderOnly);
+                    renderOnly, Optional.ofNullable(mode));
         } catch (IllegalArgumentException | IOException e) {
             err.println("kproxy demo: " + e.getMessage());
             err.flush();

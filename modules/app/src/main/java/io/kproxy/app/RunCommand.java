@@ -1,6 +1,5 @@
 package io.kproxy.app;
 
-import io.kproxy.backend.Backend;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.Availability;
@@ -159,8 +158,9 @@ final class RunCommand implements Callable<Integer> {
     private static int cleanup() {
         int failed = 0;
         for (BackendProvider p : BackendProvider.all()) {
-            try (Backend b = p.create()) {
-                b.cleanup();
+            try {
+                // cleanupLeftovers, not create(): a mode the kernel cannot run (ipvs without ip_vs) may still have leftovers.
+                p.cleanupLeftovers(Optional.empty());
                 LOG.info("decision=cleaned-up mode={}", p.mode());
             } catch (KernelException | RuntimeException e) {
                 failed++;

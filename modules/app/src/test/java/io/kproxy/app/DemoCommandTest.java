@@ -46,6 +46,15 @@ class DemoCommandTest {
     }
 
     @Test
+    void theSampleRenderOnlyInIpvsMode() {
+        Path sample = Path.of("../..").resolve(DemoCommand.SAMPLE);
+        Run r = demo("--history", sample.toString(), "--render-only", "--mode", "ipvs");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("The bad change, #854 at 03:12:05.000").contains("What it changed in the ipvs ruleset")
+                .containsPattern("  \\+ -a -t \\S+ -r 10\\.0\\.1\\.11:8081 -m -w 1").doesNotContain("add element ip kube-proxy");
+    }
+
+    @Test
     void badArgumentsAreRefusedWithExit2(@TempDir Path tmp) throws IOException {
         Run missing = demo("--history", tmp.resolve("nowhere").toString());
         assertThat(missing.exit()).isEqualTo(2);
@@ -60,7 +69,10 @@ class DemoCommandTest {
         Run keep = demo("--history", tmp.toString(), "--keep-journal", tmp.resolve("kept").toString());
         assertThat(keep.exit()).isEqualTo(2);
         assertThat(keep.err()).isEqualTo("kproxy demo: --keep-journal " + tmp.resolve("kept") + " is not empty\n");
-        for (Run r : new Run[] {missing, badName, badReplay, keep}) {
+        Run badMode = demo("--history", tmp.toString(), "--mode", "userspace");
+        assertThat(badMode.exit()).isEqualTo(2);
+        assertThat(badMode.err()).startsWith("kproxy demo: --mode userspace: no such backend (installed: ").contains("ipvs");
+        for (Run r : new Run[] {missing, badName, badReplay, keep, badMode}) {
             assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
         }
     }

@@ -63,7 +63,7 @@ public final class Demo {
                         + "(sudo ./kproxy demo) to see real traffic fail, the rollback fix it, and the resume break it again.");
                 console.line("");
                 deleteQuietly(log); // no engine runs: nothing to log
-                return RenderOnlyDemo.run(options.history(), history, console);
+                return RenderOnlyDemo.run(options.history(), history, options.modeOr(history.mode()), console);
             }
             Path work = cleanup.directory(Files.createTempDirectory("kproxy-demo-"));
             int exit = LiveDemo.run(history, options, admin, console, cleanup, net, work);

@@ -84,9 +84,15 @@ final class LiveDemo {
         Path dir = options.keep().orElse(work.resolve("journal"));
         clock = new ReplayClock(history.start(), speed());
         journal = cleanup.add(LocalJournal.open(JournalOptions.defaults(dir).withClock(clock)));
-        BackendProvider provider = BackendProvider.forMode(history.mode())
-                .orElseThrow(() -> new Failure("the history's proxy mode " + history.mode() + " has no backend installed"));
-        Backend backend = cleanup.add(provider.create(Optional.of(net.node())));
+        String mode = options.modeOr(history.mode());
+        BackendProvider provider = BackendProvider.forMode(mode).orElseThrow(() -> new Failure("the proxy mode " + mode + " has no backend installed"));
+        Backend backend;
+        try {
+            backend = cleanup.add(provider.create(Optional.of(net.node())));
+        } catch (IllegalStateException e) {
+            // A kernel the mode cannot run on (ipvs without ip_vs): the provider's message says what is missing.
+            throw new Failure(e.getMessage() + " (try --render-only)");
+        }
         engine = cleanup.add(Engine.start(new Engine.Wiring(journal, backend, ENGINE, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
                 clock.engineClock(), Schedulers.newSingle("kproxy-fold", true), Schedulers.newSingle("kproxy-sync", true),
                 Schedulers.newSingle("kproxy-snapshot", true), Recorder.thread("kproxy-recorder", 2))));
@@ -98,7 +104,7 @@ final class LiveDemo {
         }
         offsets = new Offsets(history);
         prober = cleanup.add(new SyncProber(journal, history, offsets, net, out));
-        out.line("engine:   " + history.mode() + " backend, journal " + dir + ", admin socket " + socket);
+        out.line("engine:   " + mode + " backend, journal " + dir + ", admin socket " + socket);
         out.line("");
     }
 

@@ -25,8 +25,8 @@ final class RenderOnlyDemo {
     private RenderOnlyDemo() {
     }
 
-    /** Shows {@code history}, read from the journal in {@code dir}. */
-    static int run(Path dir, History history, Console out) {
+    /** Shows {@code history}, read from the journal in {@code dir}, with the rulesets of {@code mode} (the recorded one, or another). */
+    static int run(Path dir, History history, String mode, Console out) {
         List<Envelope> records = history.records();
         out.line("Timeline of " + records.size() + " records, " + Console.time(history.start()) + " to " + Console.time(history.end())
                 + " (offsets of the recorded journal; its engine's sync records are left out):");
@@ -47,19 +47,18 @@ final class RenderOnlyDemo {
         // The engine's own records left out of the replay change no node state (a pin only chooses
         // what the engine programs), so the state after the n-th replayed record is the recorded
         // journal's state at that record's original offset.
-        Optional<String> mode = Optional.of(history.mode());
         String was;
         String is;
         try (io.kproxy.history.History recorded = io.kproxy.history.History.open(dir)) {
-            was = recorded.render(recorded.atOffset(history.originalOffset(b.index() - 1)), mode).text();
-            is = recorded.render(recorded.atOffset(history.originalOffset(broken.index())), mode).text();
+            was = recorded.render(recorded.atOffset(history.originalOffset(b.index() - 1)), Optional.of(mode)).text();
+            is = recorded.render(recorded.atOffset(history.originalOffset(broken.index())), Optional.of(mode)).text();
         }
         out.line("The bad change, #" + history.originalOffset(b.index()) + " at " + Console.time(b.at()) + ": " + b.summary());
         if (broken.index() != b.index()) {
             out.line("and then, #" + history.originalOffset(broken.index()) + " at " + Console.time(broken.at()) + ": " + broken.summary());
         }
         out.line("Before it:   " + bad.get().lastGood().summary());
-        out.line("What it changed in the " + history.mode() + " ruleset ('-' before, '+' after):");
+        out.line("What it changed in the " + mode + " ruleset ('-' before, '+' after):");
         List<String> diff = diff(was, is);
         diff.stream().limit(MAX_LINES).forEach(l -> out.line("  " + l));
         if (diff.size() > MAX_LINES) {

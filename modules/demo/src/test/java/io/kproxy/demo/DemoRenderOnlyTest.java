@@ -87,10 +87,14 @@ class DemoRenderOnlyTest {
     }
 
     private Run demo(Path history, String service) throws IOException {
+        return demo(history, service, Optional.empty());
+    }
+
+    private Run demo(Path history, String service, Optional<String> mode) throws IOException {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         Path log = Files.createTempFile(dir, "demo-", ".log");
-        int exit = Demo.run(new DemoOptions(history, ServiceRef.parse(service), Duration.ofSeconds(60), Optional.empty(), true), NO_ADMIN,
+        int exit = Demo.run(new DemoOptions(history, ServiceRef.parse(service), Duration.ofSeconds(60), Optional.empty(), true, mode), NO_ADMIN,
                 new PrintWriter(out), new PrintWriter(err), false, log);
         return new Run(exit, out.toString(), err.toString());
     }
@@ -115,6 +119,16 @@ class DemoRenderOnlyTest {
                 .anyMatch(l -> l.contains("8080"));
         assertThat(r.out().lines().filter(l -> l.startsWith("  + ")).toList()).isNotEmpty().anyMatch(l -> l.contains("8081"));
         assertThat(r.out().lines().filter(l -> l.contains("SyncApplied"))).as("the recorded engine's own records are left out").isEmpty();
+    }
+
+    @Test
+    void inIpvsModeTheBadChangeShowsAsRealServersOfTheVirtualServer() throws IOException {
+        Run r = demo(dir.resolve("history"), "shop/checkout", Optional.of("ipvs"));
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("What it changed in the ipvs ruleset ('-' before, '+' after):")
+                .contains("  - -a -t 10.96.0.50:80 -r 10.244.1.11:8080 -m -w 1").contains("  + -a -t 10.96.0.50:80 -r 10.244.1.11:8081 -m -w 1");
+        assertThat(r.out().lines().filter(l -> l.startsWith("  - ") || l.startsWith("  + ")).toList()).isNotEmpty()
+                .allMatch(l -> l.contains("10.96.0.50") || l.contains("10.244.1."));
     }
 
     @Test

@@ -78,6 +78,27 @@ public final class IpsetClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the named set exists, asked with {@code IPSET_CMD_HEADER} ({@code ipset -n list NAME}
+     * reads the same header): one short answer whatever the set holds, where {@link #list} would
+     * bring every member.
+     */
+    public boolean exists(String set) throws NetlinkRequestException {
+        if (set.isEmpty()) {
+            throw new IllegalArgumentException("a set name is required");
+        }
+        boolean[] found = {false};
+        try {
+            channel.request(IpsetEncoding.headerRequest(set), "HEADER " + set, r -> found[0] = true);
+        } catch (NetlinkRequestException e) {
+            if (e.errno() == Errno.ENOENT) {
+                return false;
+            }
+            throw e;
+        }
+        return found[0];
+    }
+
     /** Every set of the namespace with its members (sets of types kproxy does not use are left out). */
     public List<IpsetContents> listAll() throws NetlinkRequestException {
         return listing("");

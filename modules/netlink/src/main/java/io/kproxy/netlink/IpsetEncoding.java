@@ -33,6 +33,7 @@ final class IpsetEncoding {
     static final int CMD_LIST = 7;
     static final int CMD_ADD = 9;
     static final int CMD_DEL = 10;
+    static final int CMD_HEADER = 12;
     static final int CMD_TYPE = 13;
 
     static final int ATTR_PROTOCOL = 1;
@@ -198,6 +199,17 @@ final class IpsetEncoding {
         w.u8(ATTR_PROTOCOL, PROTOCOL);
         w.string(ATTR_TYPENAME, type);
         w.u8(ATTR_FAMILY, family);
+        w.endMessage(at);
+        return w;
+    }
+
+    /** {@code IPSET_CMD_HEADER}: the named set's type, family and revision, without its members (ENOENT: no such set). */
+    static NlWriter headerRequest(String set) {
+        NlWriter w = new NlWriter(64);
+        int at = w.beginHeader(SUBSYS << 8 | CMD_HEADER, NfBatch.NLM_F_REQUEST | NlChannel.NLM_F_ACK, 0);
+        nfgenmsg(w);
+        w.u8(ATTR_PROTOCOL, PROTOCOL);
+        w.string(ATTR_SETNAME, set);
         w.endMessage(at);
         return w;
     }

@@ -33,6 +33,7 @@ final class NetlinkSocket implements AutoCloseable {
     private static final int SOL_NETLINK = 270;
     private static final int NETLINK_CAP_ACK = 10;
     private static final int NETLINK_EXT_ACK = 11;
+    private static final int NETLINK_GET_STRICT_CHK = 12;
     static final int EAGAIN = 11;
     static final int EINTR = 4;
 
@@ -88,6 +89,20 @@ final class NetlinkSocket implements AutoCloseable {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
+        }
+    }
+
+    /**
+     * Asks the kernel to check dump requests strictly (Linux 4.20+): an rtnetlink dump then honours
+     * the filters in its header, e.g. the link index of an address dump. False when the kernel does
+     * not know the option (it then dumps everything, unfiltered).
+     */
+    boolean strictChecking() {
+        try {
+            setInt(SOL_NETLINK, NETLINK_GET_STRICT_CHK, 1, "NETLINK_GET_STRICT_CHK");
+            return true;
+        } catch (NetlinkException e) {
+            return false;
         }
     }
 

@@ -75,6 +75,11 @@ final class NlChannel implements AutoCloseable {
         return thread.description();
     }
 
+    /** {@link NetlinkSocket#strictChecking()}, on the socket's thread. */
+    boolean strictChecking() {
+        return thread.call(socket::strictChecking);
+    }
+
     /** Sends every message of {@code m} in order and returns the refused ones (empty: all applied). */
     List<NetlinkRequestException.Failure> send(NlMessages m) {
         List<NetlinkRequestException.Failure> failures = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.IntPredicate;
 
 /**
  * Network links and their addresses over rtnetlink ({@code NETLINK_ROUTE}), in the network
@@ -23,8 +24,12 @@ public final class RtnlClient implements AutoCloseable {
     private static final int ENODEV = 19;
     private final NlChannel channel;
 
+    /** Whether the kernel filters address dumps by link index (strict checking, Linux 4.20+). */
+    private final boolean strict;
+
     private RtnlClient(NlChannel channel) {
         this.channel = channel;
+        this.strict = channel.strictChecking();
     }
 
     /** A client for the named namespace (this process's own when empty). */
@@ -71,11 +76,58 @@ public final class RtnlClient implements AutoCloseable {
      */
     public List<LinkAddress> addresses(String name) throws NetlinkRequestException {
         int index = requireIndex(name);
+        return dump(strict ? index : 0, i -> i == index);
+    }
+
+    /**
+     * Every address of every link but {@code except} (all of them when there is no such link),
+     * IPv4 and IPv6, per link in the kernel's order, as upstream's {@code GetAllLocalAddressesExcept}
+     * (pkg/proxy/ipvs/util/netlink_linux.go) lists the node addresses of ipvs mode's NodePorts. An
+     * address on two links, one of them {@code except}, is listed for the other. Loopback and
+     * link-local addresses are included; the caller filters. With strict checking the kernel
+     * dumps each other link's addresses alone, so the thousands of service addresses on
+     * {@code except} ({@code kube-ipvs0}) never travel; without it, one dump of every address,
+     * filtered here.
+     */
+    public List<LinkAddress> addressesExcept(String except) throws NetlinkRequestException {
+        OptionalInt skip = linkIndex(except);
+        if (!strict || skip.isEmpty()) {
+            return dump(0, i -> skip.isEmpty() || i != skip.getAsInt());
+        }
         List<LinkAddress> out = new ArrayList<>();
-        channel.request(RtnlEncoding.getAddresses(), "GETADDR", r -> {
+        for (int index : linkIndices()) {
+            if (index == skip.getAsInt()) {
+                continue;
+            }
+            try {
+                out.addAll(dump(index, i -> i == index));
+            } catch (NetlinkRequestException e) {
+                if (e.errno() != ENODEV) {
+                    throw e;
+                }
+                // The link went away since the link dump: it has no addresses any more.
+            }
+        }
+        return out;
+    }
+
+    /** Every link's index, in the kernel's order. */
+    private List<Integer> linkIndices() throws NetlinkRequestException {
+        List<Integer> out = new ArrayList<>();
+        channel.request(RtnlEncoding.getLinks(), "GETLINK (all)", r -> {
+            if (r.type() == RtnlEncoding.RTM_NEWLINK) {
+                out.add(ByteBuffer.wrap(r.bytes()).order(ByteOrder.nativeOrder()).getInt(r.start() + 16 + 4));
+            }
+        });
+        return out;
+    }
+
+    private List<LinkAddress> dump(int index, IntPredicate linkIndex) throws NetlinkRequestException {
+        List<LinkAddress> out = new ArrayList<>();
+        channel.request(RtnlEncoding.getAddresses(index), "GETADDR" + (index == 0 ? "" : " index " + index), r -> {
             ByteBuffer b = ByteBuffer.wrap(r.bytes()).order(ByteOrder.nativeOrder());
             int prefix = b.get(r.start() + 17) & 0xff;
-            if (r.type() != RtnlEncoding.RTM_NEWADDR || b.getInt(r.start() + 20) != index) {
+            if (r.type() != RtnlEncoding.RTM_NEWADDR || !linkIndex.test(b.getInt(r.start() + 20))) {
                 return;
             }
             NlAttrs a = r.attrs(RtnlEncoding.IFADDRMSG);
@@ -83,7 +135,7 @@ public final class RtnlClient implements AutoCloseable {
             try {
                 out.add(new LinkAddress(InetAddress.getByAddress(raw), prefix));
             } catch (UnknownHostException e) {
-                throw new IllegalStateException("address of " + raw.length + " bytes on " + name, e);
+                throw new IllegalStateException("address of " + raw.length + " bytes on link " + b.getInt(r.start() + 20), e);
             }
         });
         return out;

@@ -96,9 +96,23 @@ final class RtnlEncoding {
 
     /** {@code RTM_GETADDR} dump of every address of every link (the kernel filters by index only in strict mode). */
     static NlWriter getAddresses() {
+        return getAddresses(0);
+    }
+
+    /** {@code RTM_GETADDR} dump of the link with {@code index} (0: every link); a socket with strict checking honours the index. */
+    static NlWriter getAddresses(int index) {
         NlWriter w = new NlWriter(64);
         int s = w.beginHeader(RTM_GETADDR, NfBatch.NLM_F_REQUEST | NlChannel.NLM_F_DUMP, 0);
-        ifaddrmsg(w, 0, 0, 0, 0);
+        ifaddrmsg(w, 0, 0, 0, index);
+        w.endMessage(s);
+        return w;
+    }
+
+    /** {@code RTM_GETLINK} dump: every link with its index. */
+    static NlWriter getLinks() {
+        NlWriter w = new NlWriter(64);
+        int s = w.beginHeader(RTM_GETLINK, NfBatch.NLM_F_REQUEST | NlChannel.NLM_F_DUMP, 0);
+        ifinfomsg(w, 0, 0, 0);
         w.endMessage(s);
         return w;
     }

@@ -99,6 +99,10 @@ public final class KernelAccessScenario {
             assertThat(rtnl.addresses("kube-ipvs0")).filteredOn(a -> !a.address().isLinkLocalAddress()).containsExactlyInAnyOrderElementsOf(want);
             rtnl.deleteAddresses("kube-ipvs0", List.of(want.get(1)));
             assertThat(node.exec("ip", "addr", "show", "dev", "kube-ipvs0")).doesNotContain("10.96.0.11").contains("10.96.0.10/32");
+            // Every link's addresses but kube-ipvs0's (the veths', with their link-local ones), none of kube-ipvs0's.
+            List<String> others = rtnl.addressesExcept("kube-ipvs0").stream().map(a -> a.address().getHostAddress()).toList();
+            assertThat(others).contains("10.0.1.1", "10.0.2.1", "10.0.3.1", "fd00:10:1:0:0:0:0:1").doesNotContain(VIP);
+            assertThat(rtnl.addressesExcept("no-such-link").stream().map(a -> a.address().getHostAddress()).toList()).contains(VIP, "10.0.1.1");
             assertThat(rtnl.linkIndex("no-such-link")).isEmpty();
             assertThat(rtnl.deleteLink("no-such-link")).isFalse();
             System.out.println("rtnl ok: " + rtnl.addresses("kube-ipvs0"));
@@ -140,6 +144,9 @@ public final class KernelAccessScenario {
             assertThat(ipset.list("KUBE-6-CLUSTER-IP").orElseThrow().ipv6()).isTrue();
             assertThat(ipset.list("KUBE-NODE-PORT-TCP").orElseThrow().entries()).containsExactly(new IpsetEntry.Port(30080));
             assertThat(ipset.list("NO-SUCH-SET")).isEmpty();
+            assertThat(ipset.exists("KUBE-CLUSTER-IP")).isTrue();
+            assertThat(ipset.exists("KUBE-6-CLUSTER-IP")).isTrue();
+            assertThat(ipset.exists("NO-SUCH-SET")).isFalse();
             ipset.apply(List.of(new IpsetOp.Delete("KUBE-CLUSTER-IP", new IpsetEntry.IpPort(vip, 17, 53)),
                     new IpsetOp.Delete("KUBE-CLUSTER-IP", new IpsetEntry.IpPort(vip, 17, 53)), new IpsetOp.Flush("KUBE-NET"),
                     new IpsetOp.Destroy("KUBE-NODE-PORT-TMP")));

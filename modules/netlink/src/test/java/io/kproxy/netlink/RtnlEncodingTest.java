@@ -52,6 +52,9 @@ class RtnlEncodingTest {
         NlMessages m = RtnlEncoding.delLink("kube-ipvs0");
         assertThat(m.dump(RtnlEncoding.IFINFOMSG)).isEqualTo("type=17 flags=1 fam=0 3=6b7562652d6970767330" + "00\n");
         assertThat(hex(RtnlEncoding.getAddresses())).isEqualTo(expected("18000000 1600 0103 00000000 00000000 00 00 00 00 00000000"));
+        // One link's addresses (honoured by a socket with strict checking), and every link.
+        assertThat(hex(RtnlEncoding.getAddresses(7))).isEqualTo(expected("18000000 1600 0103 00000000 00000000 00 00 00 00 07000000"));
+        assertThat(hex(RtnlEncoding.getLinks())).isEqualTo(expected("20000000 1200 0103 00000000 00000000 00 00 0000 00000000 00000000 00000000"));
         assertThatThrownBy(() -> new LinkAddress(InetAddress.getByName("10.0.0.1"), 33)).isInstanceOf(IllegalArgumentException.class);
     }
 }

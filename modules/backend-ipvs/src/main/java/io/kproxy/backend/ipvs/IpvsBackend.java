@@ -15,17 +15,25 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.PersistentMap;
 import io.kproxy.state.StateDelta;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ipvs {@link Backend}. Render is pure ({@link PlanRenderer}); diff is pure in the two plans,
- * the options and the snapshot of draining real servers the backend holds (what the kernel's
- * connection counts decided, as upstream's graceful-termination manager holds it;
- * docs/backends/ipvs.md). Apply, cleanup and the probe go through the {@link IpvsKernel}; when
- * built with a {@link KernelPort} the transaction text also goes to that port first.
+ * The ipvs {@link Backend}. Render is pure ({@link PlanRenderer}) in the node state and the
+ * {@link HostFacts} read from the kernel just before it (the node's local addresses at every
+ * render, as upstream lists them at every sync; whether the configured scheduler exists, asked
+ * again at every render while it is missing); diff is pure in the two plans, the options and the snapshot of draining real
+ * servers the backend holds (what the kernel's connection counts decided, as upstream's
+ * graceful-termination manager holds it; docs/backends/ipvs.md), except that a forced full sync
+ * compares with what the kernel holds ({@link #diff}). Apply, cleanup and the probe go through the
+ * {@link IpvsKernel}; when built with a {@link KernelPort} the transaction text also goes to that
+ * port first.
  */
 final class IpvsBackend implements Backend {
 
@@ -37,8 +45,8 @@ final class IpvsBackend implements Backend {
     private final ConntrackPort conntrack;
     /** For {@link #cleanup} only, which has no node state: renders read the node's settings. */
     private final IpvsSettings settings;
-    /** The result of the last successful apply, for the probe; empty before the first and after a failure. */
-    private volatile Optional<IpvsPlan> lastApplied = Optional.empty();
+    /** Whether the kernel has a scheduler: a yes kept until the next full render, a no asked again (the sync thread's only). */
+    private final Map<String, Boolean> schedulers = new HashMap<>();
 
     IpvsBackend(IpvsSettings settings, boolean randomFully, IpvsKernel kernel, Optional<KernelPort> textPort,
             ConntrackPort conntrack, Clock clock) {
@@ -54,19 +62,63 @@ final class IpvsBackend implements Backend {
         return IpvsProvider.MODE;
     }
 
+    /** Reads the {@link HostFacts} afresh (the scheduler asked again), then renders. */
     @Override
     public Plan render(NodeState state) {
-        return renderer.render(state);
+        schedulers.clear();
+        return renderer.render(state, facts(state));
     }
 
+    /** Reads the node's local addresses again: other addresses than the previous plan's render everything again. */
     @Override
     public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
-        return renderer.renderIncremental(ipvs(previous), state, delta);
+        return renderer.renderIncremental(ipvs(previous), state, delta, facts(state));
     }
 
+    /**
+     * The kernel's view the render needs: its local addresses but {@code kube-ipvs0}'s, and whether
+     * it has the configured scheduler. A failed read fails the render (the engine retries it as a
+     * failed sync); the Backend SPI's render declares no kernel exception, hence the unchecked one.
+     */
+    private HostFacts facts(NodeState state) {
+        IpvsKernel k = applier.kernel();
+        String scheduler = IpvsSettings.of(state.settings().ipvs()).scheduler();
+        try {
+            // A scheduler found is trusted until the next full render; a missing one is asked for at every render (cheap: none of
+            // the node's virtual servers uses it), so that loading its module brings the virtual servers back at the next sync.
+            Boolean known = schedulers.get(scheduler);
+            boolean has = Boolean.TRUE.equals(known) || k.hasScheduler(scheduler);
+            if (!has && known == null) {
+                LOG.warn("decision=skip-scheduler mode=ipvs scheduler={} reason=\"the kernel has no ip_vs_{}: every virtual server is skipped\"",
+                        scheduler, scheduler);
+            } else if (has && Boolean.FALSE.equals(known)) {
+                LOG.info("decision=scheduler-available mode=ipvs scheduler={}", scheduler);
+            }
+            schedulers.put(scheduler, has);
+            return new HostFacts(k.localAddresses(PartText.DUMMY), has ? new TreeSet<>() : new TreeSet<>(Set.of(scheduler)));
+        } catch (KernelException e) {
+            throw new IllegalStateException("reading the node's local addresses and schedulers: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The plan-to-plan diff ({@link IpvsDiff#diff}), except for a forced full sync with a last
+     * plan (the engine's periodic one, a pin or node change): that one compares {@code desired}
+     * with what the kernel holds, as upstream reconciles at every sync, so that a virtual server,
+     * real server, set member or address changed by someone else is repaired; the last plan is
+     * not trusted. Reading the kernel makes it an effect; a failed read is thrown unchecked (the
+     * engine counts it a failed sync and its next one starts from the kernel again).
+     */
     @Override
     public Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options) {
         Optional<IpvsPlan> last = lastApplied.map(IpvsBackend::ipvs);
+        if (options.forceFull() && last.isPresent()) {
+            try {
+                return diffFromKernel(desired, options);
+            } catch (KernelException e) {
+                throw new IllegalStateException("reading the kernel for a full sync: " + e.getMessage(), e);
+            }
+        }
         report(last, ipvs(desired));
         return IpvsDiff.diff(last, ipvs(desired), options, applier.draining());
     }
@@ -115,13 +167,11 @@ final class IpvsBackend implements Backend {
         }
         long start = System.nanoTime();
         List<Op> ops = OpParser.parse(transaction.text());
-        lastApplied = Optional.empty();
         if (textPort.isPresent()) {
             textPort.get().apply(transaction.text());
         }
         applier.apply(ops);
         applier.forgetOutside(ipvs(transaction.result()));
-        lastApplied = Optional.of(ipvs(transaction.result()));
         LOG.info("ipvs apply kind={} operations={} draining={} millis={}", transaction.kind(), ops.size(), applier.draining().due().size(),
                 (System.nanoTime() - start) / 1_000_000);
     }
@@ -152,25 +202,17 @@ final class IpvsBackend implements Backend {
 
     /**
      * The dummy device and the cluster-IP set are there (an {@code ipvsadm -C}-and-cleanup by
-     * someone else removes them), and the kernel holds as many virtual servers outside
-     * {@code excludeCIDRs} as the last applied plan (one added or deleted behind kproxy's back).
-     * Upstream reconciles against the kernel at every sync; here a false answer makes the engine's
-     * next sync a full one from the kernel ({@link #diffFromKernel}). One dump of the virtual
-     * servers; real servers are not compared.
+     * someone else removes them); a false answer makes the engine's next sync a full one from the
+     * kernel ({@link #diffFromKernel}). Cheap, as it runs before every partial sync: one link
+     * lookup and one set header ({@link IpvsKernel#setExists}, no members). It lists no virtual
+     * servers (a dump of 10,000 took about 150 ms inside UML, docs/benchmarks.md), real servers,
+     * members or addresses: what someone else changed there is repaired by the next full sync,
+     * which reads the kernel ({@link #diff}).
      */
     @Override
     public boolean rulesIntact() throws KernelException {
         IpvsKernel k = applier.kernel();
-        if (!k.linkExists(PartText.DUMMY) || !k.sets().contains(IpSets.CLUSTER_IP.name(IpFamily.IPV4))) {
-            return false;
-        }
-        Optional<IpvsPlan> last = lastApplied;
-        if (last.isEmpty()) {
-            return true;
-        }
-        IpvsSettings applied = last.get().settings();
-        long ours = k.virtualServers().stream().filter(vs -> !applied.excluded(vs.key().address())).count();
-        return ours == last.get().v4().image().serviceCount() + last.get().v6().image().serviceCount();
+        return k.linkExists(PartText.DUMMY) && k.setExists(IpSets.CLUSTER_IP.name(IpFamily.IPV4));
     }
 
     @Override

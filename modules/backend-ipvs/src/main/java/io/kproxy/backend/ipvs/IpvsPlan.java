@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The ipvs plan: one {@link FamilyPlan} per family, the ipvs settings it was rendered with, and
+ * The ipvs plan: one {@link FamilyPlan} per family, the ipvs settings and {@link HostFacts} it was rendered with, and
  * when the next graceful-termination check is due (deferred work: a real server being drained is
  * deleted once it has no connections, docs/backends/ipvs.md). Immutable and thread-safe; text and
  * hash are computed once on demand, the hash from the parts' digests.
@@ -19,12 +19,14 @@ final class IpvsPlan extends MemoizedPlan {
     private final FamilyPlan v4;
     private final FamilyPlan v6;
     private final IpvsSettings settings;
+    private final HostFacts facts;
     private final Optional<Instant> deferred;
 
-    IpvsPlan(FamilyPlan v4, FamilyPlan v6, IpvsSettings settings, Optional<Instant> deferred) {
+    IpvsPlan(FamilyPlan v4, FamilyPlan v6, IpvsSettings settings, HostFacts facts, Optional<Instant> deferred) {
         this.v4 = v4;
         this.v6 = v6;
         this.settings = settings;
+        this.facts = facts;
         this.deferred = deferred;
     }
 
@@ -44,9 +46,14 @@ final class IpvsPlan extends MemoizedPlan {
         return settings;
     }
 
+    /** What was read from the kernel for this plan (the render's other input). */
+    HostFacts facts() {
+        return facts;
+    }
+
     /** The same content with another deferred-work time (the result of a transaction). */
     IpvsPlan withDeferred(Optional<Instant> next) {
-        return next.equals(deferred) ? this : new IpvsPlan(v4, v6, settings, next);
+        return next.equals(deferred) ? this : new IpvsPlan(v4, v6, settings, facts, next);
     }
 
     @Override

@@ -36,21 +36,44 @@ public final class IpvsProvider implements BackendProvider {
 
     /**
      * A backend for the namespace's kernel: opens the netlink sockets and detects the iptables
-     * variant (blocks). On a kernel without IPVS the backend is made all the same (its cleanup
-     * has sets, chains and a device to look for), and its first sync fails, fatally, naming the
-     * missing {@code ip_vs} module. Fails with {@link IllegalStateException} when a socket
-     * cannot be opened.
+     * variant (blocks). Refuses, as upstream's {@code CanUseIPVSProxier} makes kube-proxy refuse
+     * to start (cmd/kube-proxy/app/server_linux.go), a kernel without IPVS or ipset: an
+     * {@link IllegalStateException} whose message names what is missing and what to do
+     * ({@code kproxy run} prints it and exits 1, docs/backends/ipvs.md "Start"). Fails the same
+     * way when a socket cannot be opened.
      */
     @Override
     public Backend create(Optional<String> netns) {
-        NetlinkIpvsKernel kernel;
-        try {
-            kernel = NetlinkIpvsKernel.open(netns);
-        } catch (KernelException e) {
-            throw new IllegalStateException(e.getMessage(), e);
+        NetlinkIpvsKernel kernel = open(netns);
+        Optional<String> missing = kernel.missingForIpvsMode();
+        if (missing.isPresent()) {
+            kernel.close();
+            throw new IllegalStateException("ipvs mode cannot run" + netns.map(n -> " in netns " + n).orElse("") + ": " + missing.get()
+                    + ". Load the modules (modprobe ip_vs ip_vs_rr ip_set, or boot a kernel built with them), or run another mode: "
+                    + "--proxy-mode nftables or --proxy-mode iptables");
         }
         LOG.info("ipvs backend scheduler={} netns={}", IpvsSettings.DEFAULT.scheduler(), netns.orElse("-"));
         return new IpvsBackend(IpvsSettings.DEFAULT, true, kernel, Optional.empty(), conntrack(netns), Clock.systemUTC());
+    }
+
+    /**
+     * Removes ipvs mode's objects without the start check: on a kernel without IPVS there is no
+     * virtual server to delete, and the sets, chains and {@code kube-ipvs0} may still be there
+     * (docs/backends/ipvs.md, "Cleanup").
+     */
+    @Override
+    public void cleanupLeftovers(Optional<String> netns) throws KernelException {
+        try (Backend b = new IpvsBackend(IpvsSettings.DEFAULT, true, open(netns), Optional.empty(), conntrack(netns), Clock.systemUTC())) {
+            b.cleanup();
+        }
+    }
+
+    private static NetlinkIpvsKernel open(Optional<String> netns) {
+        try {
+            return NetlinkIpvsKernel.open(netns);
+        } catch (KernelException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     /** The {@code conntrack} tool of the namespace, as the shared {@link ConntrackCleaner} runs it (UDP cleanup after a sync). */

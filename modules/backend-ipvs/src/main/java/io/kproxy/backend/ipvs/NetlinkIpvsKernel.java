@@ -16,6 +16,7 @@ import io.kproxy.netlink.IpsetType;
 import io.kproxy.netlink.IpvsClient;
 import io.kproxy.netlink.IpvsDestination;
 import io.kproxy.netlink.IpvsOp;
+import io.kproxy.netlink.IpvsProtocol;
 import io.kproxy.netlink.IpvsService;
 import io.kproxy.netlink.IpvsTimeouts;
 import io.kproxy.netlink.LinkAddress;
@@ -24,6 +25,7 @@ import io.kproxy.netlink.RtnlClient;
 import io.kproxy.netns.NetnsThread;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Inet6Address;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,8 +50,10 @@ import java.util.Optional;
  */
 final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
 
-    /** The generic netlink controller's answer for an unknown family. */
+    /** The generic netlink controller's answer for an unknown family, and IPVS's for an unknown scheduler. */
     private static final int ENOENT = 2;
+    /** Upstream's probe virtual server for a scheduler ({@code CanUseIPVSProxier}): {@code 0.0.0.0:20000} TCP. */
+    private static final int SCHEDULER_PROBE_PORT = 20000;
 
     private final Optional<String> netns;
     /** Opened at the first IPVS request that finds the kernel's IPVS family; empty while {@code ip_vs} is not loaded. */
@@ -101,6 +105,33 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
             }
             throw (RuntimeException) e;
         }
+    }
+
+    /**
+     * What ipvs mode needs and this kernel lacks, as upstream's {@code CanUseIPVSProxier} checks
+     * before it starts (pkg/proxy/ipvs/proxier.go, called from cmd/kube-proxy/app/server_linux.go):
+     * IPVS (the generic netlink family {@code IPVS}, which asking for it loads {@code ip_vs} when
+     * the kernel can) and ipset (a header request answers ENOENT for a missing set when the
+     * subsystem is there). Empty when nothing is missing. Blocks.
+     */
+    Optional<String> missingForIpvsMode() {
+        try {
+            if (ipvs.isEmpty()) {
+                ipvs = openIpvs(netns);
+            }
+        } catch (NetlinkRequestException e) {
+            return Optional.of("IPVS cannot be asked for (" + e.getMessage() + ")");
+        }
+        if (ipvs.isEmpty()) {
+            return Optional.of("the kernel has no IPVS: the generic netlink family IPVS is missing, so the module ip_vs is neither loaded nor "
+                    + "loadable (a kernel built without CONFIG_IP_VS)");
+        }
+        try {
+            ipset.exists(IpSets.CLUSTER_IP.name(IpFamily.IPV4));
+        } catch (NetlinkRequestException e) {
+            return Optional.of("the kernel has no ipset (" + e.getMessage() + "): the module ip_set is neither loaded nor loadable");
+        }
+        return Optional.empty();
     }
 
     /** The IPVS client, or empty when the kernel has no IPVS family (ENOENT from the generic netlink controller). */
@@ -182,6 +213,32 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         hold(new IpvsOp.DeleteDestination(NetlinkMapping.service(vs), d));
     }
 
+    /**
+     * As upstream's {@code CanUseIPVSProxier} (pkg/proxy/ipvs/proxier.go): true when a virtual
+     * server already uses the scheduler; otherwise a probe virtual server {@code 0.0.0.0:20000}
+     * TCP with it is added (the kernel loads {@code ip_vs_<name>} if it can) and deleted again.
+     * The kernel answers ENOENT when it has no such scheduler. Blocks; fails when the kernel has
+     * no IPVS.
+     */
+    @Override
+    public boolean hasScheduler(String name) throws KernelException {
+        IpvsClient client = ipvs();
+        if (call(client::services).stream().anyMatch(s -> s.scheduler().equals(name))) {
+            return true;
+        }
+        IpvsService probe = IpvsService.of(NetlinkMapping.inet(IpAddress.parse("0.0.0.0")), IpvsProtocol.TCP, SCHEDULER_PROBE_PORT, name);
+        try {
+            client.apply(List.of(new IpvsOp.AddService(probe)));
+        } catch (NetlinkRequestException e) {
+            if (e.errno() == ENOENT) {
+                return false;
+            }
+            throw refused(e);
+        }
+        run(() -> client.apply(List.of(new IpvsOp.DeleteService(probe))));
+        return true;
+    }
+
     @Override
     public void setTimeouts(Duration tcp, Duration tcpFin, Duration udp) throws KernelException {
         IpvsTimeouts t = new IpvsTimeouts((int) tcp.toSeconds(), (int) tcpFin.toSeconds(), (int) udp.toSeconds());
@@ -191,6 +248,12 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     @Override
     public List<String> sets() throws KernelException {
         return call(ipset::listAll).stream().map(IpsetContents::name).toList();
+    }
+
+    /** {@code IPSET_CMD_HEADER}: one short answer, whatever the set holds ({@link IpsetClient#exists}). */
+    @Override
+    public boolean setExists(String name) throws KernelException {
+        return call(() -> ipset.exists(name));
     }
 
     @Override
@@ -247,6 +310,17 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         }
         return call(() -> rtnl.addresses(link)).stream().map(LinkAddress::address).filter(a -> !NetlinkMapping.linkLocal(a))
                 .map(NetlinkMapping::ip).toList();
+    }
+
+    /**
+     * One address dump of every link but {@code except} ({@link RtnlClient#addressesExcept}), IPv6
+     * link-local and loopback addresses left out as upstream's {@code isValidForSet}
+     * (pkg/proxy/ipvs/util/netlink_linux.go; an IPv4 169.254/16 address stays).
+     */
+    @Override
+    public Optional<List<IpAddress>> localAddresses(String except) throws KernelException {
+        return Optional.of(call(() -> rtnl.addressesExcept(except)).stream().map(LinkAddress::address)
+                .filter(a -> !(a instanceof Inet6Address && a.isLinkLocalAddress()) && !a.isLoopbackAddress()).map(NetlinkMapping::ip).distinct().toList());
     }
 
     @Override

@@ -25,8 +25,12 @@ import java.util.Optional;
  * of local endpoints. Pure and thread-safe.
  *
  * <p>Bad input is skipped whole and reported in the part, never half-rendered: a cluster IP that
- * is one of the node's addresses (binding it to the dummy device would take it from the node), and
- * more real servers than {@link #MAX_REAL_SERVERS} on one virtual server.
+ * is one of the node's addresses (binding it to the dummy device would take it from the node),
+ * more real servers than {@link #MAX_REAL_SERVERS} on one virtual server, and virtual servers
+ * with a scheduler the kernel lacks ({@link HostFacts#missingSchedulers}).
+ *
+ * <p>The node's addresses are its local addresses when the backend read them from the kernel
+ * ({@link HostFacts#localAddresses}, upstream's {@code nodeAddressSet}), else the Node object's.
  */
 final class PartRenderer {
 
@@ -41,23 +45,25 @@ final class PartRenderer {
     private final List<IpAddress> nodeAddresses;
     private final List<IpAddress> nodePortAddresses;
     private final Optional<IpAddress> nodeIP;
+    private final boolean schedulerMissing;
 
-    PartRenderer(FamilyState fs, IpvsSettings settings) {
+    PartRenderer(FamilyState fs, IpvsSettings settings, HostFacts facts) {
         this.family = fs.family();
         this.settings = settings;
-        this.nodeAddresses = fs.nodeIPs();
+        this.nodeAddresses = facts.local(family).orElse(fs.nodeIPs());
         this.nodeIP = fs.nodeIPs().stream().findFirst();
-        this.nodePortAddresses = nodePortAddresses(fs);
+        this.nodePortAddresses = nodePortAddresses(nodeAddresses, fs.nodePortAddresses());
+        this.schedulerMissing = facts.missingSchedulers().contains(settings.scheduler());
     }
 
     /**
-     * The node addresses NodePort virtual servers are created on. Upstream lists every local
-     * address but those on {@code kube-ipvs0}; the pure render knows the node's IPs of the family
-     * (docs/backends/ipvs.md, "Deviations"), filtered by {@code nodePortAddresses}, loopback
-     * excluded.
+     * The node addresses NodePort virtual servers are created on: the node's addresses of the
+     * family matching {@code nodePortAddresses}, loopback excluded (upstream's
+     * {@code syncProxyRules} with {@code nodeAddressSet} and {@code NodePortAddresses.GetNodeIPs},
+     * pkg/proxy/ipvs/proxier.go and pkg/proxy/util/nodeport_addresses.go).
      */
-    static List<IpAddress> nodePortAddresses(FamilyState fs) {
-        return fs.nodeIPs().stream().filter(ip -> !ip.isLoopback()).filter(ip -> switch (fs.nodePortAddresses()) {
+    static List<IpAddress> nodePortAddresses(List<IpAddress> nodeAddresses, NodePortAddresses wanted) {
+        return nodeAddresses.stream().filter(ip -> !ip.isLoopback()).filter(ip -> switch (wanted) {
             case NodePortAddresses.MatchAll all -> true;
             case NodePortAddresses.Cidrs c -> c.cidrs().stream().anyMatch(x -> x.contains(ip));
         }).toList();
@@ -116,6 +122,12 @@ final class PartRenderer {
         // Upstream skips the health-check member too when NodePorts have no node address (its `continue`).
         if (s.healthCheckNodePort() != 0 && (s.nodePort() == 0 || !nodePortAddresses.isEmpty())) {
             entries.add(new SetEntry(IpSets.HEALTH_CHECK_NODE_PORT, Integer.toString(s.healthCheckNodePort())));
+        }
+        if (schedulerMissing) {
+            // Every virtual server of the port named, none programmed (nor its members and addresses): never half-applied.
+            return PortPart.of(s.name(), List.of(), List.of(), List.of(), Optional.of("scheduler " + settings.scheduler()
+                    + " is not in the kernel (module ip_vs_" + settings.scheduler() + " not loadable); virtual servers not programmed: "
+                    + String.join(", ", services.stream().map(e -> e.vs().key().toString()).toList())), family);
         }
         for (VsEntry e : services) {
             if (e.bind()) {

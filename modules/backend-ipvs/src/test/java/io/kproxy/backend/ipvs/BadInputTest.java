@@ -6,24 +6,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.backend.MemoryKernelPort;
+import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
 import io.kproxy.backend.testkit.States;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.DataplaneSettings;
+import io.kproxy.state.NodeState;
+import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * Bad input is skipped whole and reported, never half-applied, and the rest of the node is
  * programmed: a cluster IP that is a node address, more real servers than one virtual server
- * takes, two Services claiming one virtual server; an unknown scheduler is refused before any
- * plan exists.
+ * takes, two Services claiming one virtual server, a scheduler the kernel lacks; an unknown
+ * scheduler is refused before any plan exists.
  */
 class BadInputTest {
 
@@ -105,5 +109,32 @@ class BadInputTest {
         assertThatThrownBy(() -> new DataplaneSettings.Ipvs("RR", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be one of rr, wrr");
         assertThat(plan.loadableText(IpFamily.IPV6)).contains("# ipvsadm-restore");
+    }
+
+    @Test
+    void aSchedulerTheKernelLacksSkipsEveryVirtualServerInsteadOfFailingTheSync() throws Exception {
+        MemoryIpvsKernel kernel = new MemoryIpvsKernel();
+        kernel.setMissingSchedulers(Set.of("mh"));
+        IpvsBackend b = IpvsProvider.create(IpvsSettings.DEFAULT, kernel, new MemoryKernelPort(), new SettableClock(T0));
+        DataplaneSettings.Ipvs mh = new DataplaneSettings.Ipvs("mh", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+        States.PortSpec np = IpvsStates.web().with(p -> {
+            p.nodePort = 30041;
+            return p;
+        });
+        Plan plan = b.render(IpvsStates.state(List.of(np, IpvsStates.dns()), mh));
+        assertThat(plan.rulesetText()).contains("# skipped: scheduler mh is not in the kernel (module ip_vs_mh not loadable); "
+                + "virtual servers not programmed: -t 172.30.0.41:80, -t 192.168.0.2:30041").contains("-u 172.30.0.10:53");
+        Transaction tx = b.diffFromKernel(plan, SyncOptions.at(T0));
+        b.apply(tx);
+        assertThat(kernel.virtualServers()).isEmpty();
+        assertThat(kernel.addresses(PartText.DUMMY)).isEmpty();
+        assertThat(kernel.setEntries(IpSets.CLUSTER_IP.name(IpFamily.IPV4))).isEmpty();
+
+        // The module loaded meanwhile: the next sync (an incremental one, nothing else changed) asks again and programs everything.
+        kernel.setMissingSchedulers(Set.of());
+        NodeState same = IpvsStates.state(List.of(np, IpvsStates.dns()), mh);
+        Plan loaded = b.renderIncremental(tx.result(), same, StateDelta.between(same, same));
+        b.apply(b.diff(Optional.of(tx.result()), loaded, SyncOptions.at(T0)));
+        assertThat(kernel.virtualServers()).hasSize(3).allMatch(vs -> vs.scheduler().equals("mh"));
     }
 }

@@ -5,6 +5,7 @@ import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The kernel as the ipvs mode sees it: IPVS services and destinations (generic netlink), ipsets
@@ -40,11 +41,25 @@ public interface IpvsKernel {
 
     void deleteRealServer(VsKey vs, IpAddress address, int port) throws KernelException;
 
+    /**
+     * Whether a virtual server can use the scheduler {@code name} (its module {@code ip_vs_<name>}
+     * is loaded or loadable). The default answers true: a fake that is not told otherwise has every
+     * scheduler.
+     */
+    default boolean hasScheduler(String name) throws KernelException {
+        return true;
+    }
+
     /** {@code ipvsadm --set tcp tcpfin udp}; a zero keeps the kernel's value. */
     void setTimeouts(Duration tcp, Duration tcpFin, Duration udp) throws KernelException;
 
     /** The names of every ipset. */
     List<String> sets() throws KernelException;
+
+    /** Whether the named set exists, without reading its members (the default lists the names). */
+    default boolean setExists(String name) throws KernelException {
+        return sets().contains(name);
+    }
 
     /** Creates the set unless one of that name exists ({@code ipset create -exist}). */
     void createSet(SetSpec set) throws KernelException;
@@ -68,6 +83,17 @@ public interface IpvsKernel {
 
     /** The addresses on the link; empty when it does not exist. */
     List<IpAddress> addresses(String link) throws KernelException;
+
+    /**
+     * Every local address of the node but those on link {@code except}, IPv6 link-local and
+     * loopback addresses left out (upstream's {@code GetAllLocalAddressesExcept},
+     * pkg/proxy/ipvs/util/netlink_linux.go): where ipvs mode creates NodePort virtual servers.
+     * Empty when this kernel cannot tell (the default; the fake unless told), and the render then
+     * uses the Node object's addresses.
+     */
+    default Optional<List<IpAddress>> localAddresses(String except) throws KernelException {
+        return Optional.empty();
+    }
 
     /** Adds {@code address/32} ({@code /128} for IPv6) to the link. */
     void addAddress(String link, IpAddress address) throws KernelException;

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -31,6 +33,8 @@ public final class MemoryIpvsKernel implements IpvsKernel {
     private final TreeMap<String, Integer> sysctls = new TreeMap<>();
     private final List<String> operations = new ArrayList<>();
     private String timeouts = "";
+    private Optional<List<IpAddress>> localAddresses = Optional.empty();
+    private Set<String> missingSchedulers = Set.of();
     private Predicate<String> failWhen = op -> false;
 
     /** Every later operation whose description matches {@code when} fails (retryable). */
@@ -46,6 +50,29 @@ public final class MemoryIpvsKernel implements IpvsKernel {
             throw new IllegalArgumentException("no destination " + VsKey.hostPort(address, port) + " of " + vs);
         }
         d.put(VsKey.hostPort(address, port), new Destination(old.server(), active, inactive));
+    }
+
+    /**
+     * The node's local addresses {@link #localAddresses} reports from now on (those of
+     * {@code kube-ipvs0}, the link a caller excludes, are never among them here).
+     */
+    public synchronized void setLocalAddresses(List<IpAddress> addresses) {
+        this.localAddresses = Optional.of(List.copyOf(addresses));
+    }
+
+    /** The schedulers this kernel lacks from now on ({@link #hasScheduler} answers false, adding a virtual server with one fails). */
+    public synchronized void setMissingSchedulers(Set<String> names) {
+        this.missingSchedulers = Set.copyOf(names);
+    }
+
+    @Override
+    public synchronized Optional<List<IpAddress>> localAddresses(String except) {
+        return localAddresses;
+    }
+
+    @Override
+    public synchronized boolean hasScheduler(String name) {
+        return !missingSchedulers.contains(name);
     }
 
     /** Every mutating operation so far, one description each, in order. */
@@ -79,6 +106,9 @@ public final class MemoryIpvsKernel implements IpvsKernel {
         if (services.containsKey(vs.key())) {
             throw refused("virtual server exists: " + vs.key());
         }
+        if (missingSchedulers.contains(vs.scheduler())) {
+            throw refused("no scheduler " + vs.scheduler() + " (ENOENT)");
+        }
         op("add-vs " + vs);
         services.put(vs.key(), vs);
         destinations.put(vs.key(), new TreeMap<>());
@@ -88,6 +118,9 @@ public final class MemoryIpvsKernel implements IpvsKernel {
     public synchronized void updateVirtualServer(VirtualServer vs) throws KernelException {
         if (!services.containsKey(vs.key())) {
             throw refused("no virtual server " + vs.key());
+        }
+        if (missingSchedulers.contains(vs.scheduler())) {
+            throw refused("no scheduler " + vs.scheduler() + " (ENOENT)");
         }
         op("update-vs " + vs);
         services.put(vs.key(), vs);
