@@ -46,7 +46,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code KPROXY_BENCH_HISTOGRAM} set, the agent's live-heap histogram is printed after the first
  * sync and after the changes (each costs the agent a full GC); with {@code KPROXY_BENCH_LATENCIES}
  * set, every change's latency in the order made; with {@code -XX:NativeMemoryTracking=summary} in
- * {@code KPROXY_JAVA_OPTS}, the JVM's memory summary after the first sync and after the changes.
+ * {@code KPROXY_JAVA_OPTS}, the JVM's memory summary after the first sync and after the changes; with
+ * {@code KPROXY_BENCH_RESTART} set, the agent is then started again on the same journal and kernel
+ * ({@link AgentRestart}).
  */
 public final class AgentScaleBench {
 
@@ -90,22 +92,14 @@ public final class AgentScaleBench {
             expect(simOut, "READY");
             System.out.printf("%n== %,d services x 5 endpoints (API server loaded in %.1f s)%n", n, (System.nanoTime() - loadStart) / 1e9);
 
-            ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", ns, Path.of("kproxy").toAbsolutePath().toString(), "run",
-                    "--hostname-override", SyntheticObjects.NODE, "--master", "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables",
-                    "--cluster-cidr", "10.0.0.0/8", "--journal-dir", journal.toString(), "--iptables-min-sync-period", "0s",
-                    "--healthz-bind-address", "127.0.0.1:10256", "--metrics-bind-address", "127.0.0.1:10249",
-                    "--admin-socket", admin.resolve("admin.sock").toString())
-                    .redirectErrorStream(true).redirectOutput(agentLog.toFile());
-            pb.environment().put("KPROXY_SKIP_BUILD", "1");
-            pb.environment().put("KPROXY_JAVA_OPTS", javaOpts);
             Instant launched = Instant.now();
-            agent = pb.start();
+            agent = launch(ns, journal, admin, agentLog, javaOpts);
             AtomicLong peakRss = new AtomicLong();
             AtomicLong peakRssAt = new AtomicLong();
             long launchedNanos = System.nanoTime();
             Process a = agent;
             Thread sampler = Thread.ofPlatform().daemon().start(() -> sampleRss(a.pid(), peakRss, peakRssAt, a));
-            awaitLog(agentLog, "decision=synced", Duration.ofMinutes(10), agent);
+            awaitLog(agentLog, "decision=synced", Duration.ofMinutes(60), agent); // 30,000 Services take minutes in the kernel
             if (Files.readString(agentLog).contains(COMPACT_BEFORE)) {
                 // The changes start once the agent's start-up is over: after a large first sync the
                 // engine collects the heap at once (SyncCycle.compactAroundLargeRewrite, 0.2-0.3 s at
@@ -114,6 +108,9 @@ public final class AgentScaleBench {
             }
             long firstSyncSeen = System.nanoTime();
             long rssAfterStart = rss(agent.pid());
+            // CPU time is what a shared machine's load distorts least: wall time waits for other jobs.
+            double cpuAtStart = cpuSeconds(agent.pid());
+            boolean aot = mapsAotCache(agent.pid());
             String rssParts = rssParts(agent.pid());
             if (javaOpts.contains("NativeMemoryTracking")) {
                 System.out.println("after the first sync:\n" + jcmd(agent.pid(), "VM.native_memory", "summary"));
@@ -159,7 +156,15 @@ public final class AgentScaleBench {
             System.out.printf("RSS: %d MB after the first sync (%s), %d MB after the changes, peak %d MB (%.1f s after launch;"
                     + " the first sync seen at %.1f s)%n", rssAfterStart >> 20, rssParts, rssAfterChanges >> 20, peakRss.get() >> 20,
                     (peakRssAt.get() - launchedNanos) / 1e9, (firstSyncSeen - launchedNanos) / 1e9);
+            System.out.printf("agent CPU time (user + system) up to the first sync: %.2f s; AOT cache in use: %s%n", cpuAtStart,
+                    aot ? "yes" : "no");
             System.out.println("agent log: " + agentLog);
+            if (System.getenv("KPROXY_BENCH_RESTART") != null) {
+                Path restartLog = Files.createTempFile("kproxy-bench-agent-", ".log");
+                Instant relaunched = Instant.now();
+                agent = launch(ns, journal, admin, restartLog, javaOpts);
+                AgentRestart.measure(agent, restartLog, relaunched, journal, simIn, simOut);
+            }
         } finally {
             if (agent != null && agent.isAlive()) {
                 agent.destroyForcibly();
@@ -176,11 +181,24 @@ public final class AgentScaleBench {
         }
     }
 
-    private static long pct(List<Long> sorted, double p) {
+    /** Starts {@code ./kproxy run} in {@code ns} against the simulator, its output to {@code log}. */
+    static Process launch(String ns, Path journal, Path admin, Path log, String javaOpts) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", ns, Path.of("kproxy").toAbsolutePath().toString(), "run",
+                "--hostname-override", SyntheticObjects.NODE, "--master", "http://127.0.0.1:" + API_PORT, "--proxy-mode", "nftables",
+                "--cluster-cidr", "10.0.0.0/8", "--journal-dir", journal.toString(), "--iptables-min-sync-period", "0s",
+                "--healthz-bind-address", "127.0.0.1:10256", "--metrics-bind-address", "127.0.0.1:10249",
+                "--admin-socket", admin.resolve("admin.sock").toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("KPROXY_SKIP_BUILD", "1");
+        pb.environment().put("KPROXY_JAVA_OPTS", javaOpts);
+        return pb.start();
+    }
+
+    static long pct(List<Long> sorted, double p) {
         return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
     }
 
-    private static void expect(BufferedReader in, String word) throws IOException {
+    static void expect(BufferedReader in, String word) throws IOException {
         String line;
         while ((line = in.readLine()) != null) {
             if (line.equals(word)) {
@@ -193,10 +211,10 @@ public final class AgentScaleBench {
         throw new IllegalStateException("the simulator ended before " + word);
     }
 
-    private static final String COMPACT_BEFORE = "decision=compact-heap reason=\"before a large full sync\"";
-    private static final String COMPACT_AFTER = "decision=compact-heap reason=\"after a large full sync\"";
+    static final String COMPACT_BEFORE = "decision=compact-heap reason=\"before a large full sync\"";
+    static final String COMPACT_AFTER = "decision=compact-heap reason=\"after a large full sync\"";
 
-    private static void awaitLog(Path log, String text, Duration max, Process agent) throws Exception {
+    static void awaitLog(Path log, String text, Duration max, Process agent) throws Exception {
         long deadline = System.nanoTime() + max.toNanos();
         while (System.nanoTime() < deadline) {
             if (Files.readString(log).contains(text)) {
@@ -236,6 +254,27 @@ public final class AgentScaleBench {
             }
         }
         return String.join(", ", parts);
+    }
+
+    /** User plus system CPU time of {@code pid} so far, from /proc/{@code pid}/stat (clock ticks of 1/100 s; 0 when gone). */
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // After "pid (comm) ": state is field 3, utime field 14, stime field 15.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Whether {@code pid} maps an AOT cache file ({@code ./kproxy}'s {@code kproxy.aot}). */
+    private static boolean mapsAotCache(long pid) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "maps")).contains(".aot");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** VmRSS of {@code pid} in bytes (0 when gone). */

@@ -49,7 +49,8 @@ import java.util.concurrent.TimeUnit;
  * watch paths on an object the agent does not watch); a watch from a list's version gets only
  * later changes, as from a real API server ({@link WatchFromVersionDispatcher}); on {@code GO} (standard input) it changes
  * one EndpointSlice at a time at {@code rate} per second, {@code changes} times, each stamped with
- * its {@code last-change-trigger-time}, prints {@code DONE}, and exits when standard input closes.
+ * its {@code last-change-trigger-time}, and prints {@code DONE} (again on each later {@code GO}); it exits when
+ * standard input closes.
  *
  * <p>Usage: {@code ClusterSimulator <services> <port> <changes> <rate>}.
  */
@@ -85,10 +86,15 @@ public final class ClusterSimulator {
             System.out.println("READY");
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            if ("GO".equals(in.readLine())) {
+            int done = 0;
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (!"GO".equals(line)) {
+                    continue;
+                }
+                // Each GO is one round of changes; later rounds go on moving the same slices (a restarted agent's turn).
                 long periodNanos = 1_000_000_000L / rate;
                 long next = System.nanoTime();
-                for (int c = 1; c <= changes; c++) {
+                for (int c = done + 1; c <= done + changes; c++) {
                     next += periodNanos;
                     int i = (c * 7919) % n;
                     versions[i] = update(client.discovery().v1().endpointSlices().inNamespace(SyntheticObjects.namespace(i)),
@@ -98,11 +104,9 @@ public final class ClusterSimulator {
                         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                     }
                 }
+                done += changes;
                 System.out.println("DONE");
                 System.out.flush();
-            }
-            while (in.readLine() != null) {
-                // wait for the orchestrator to close our standard input
             }
             warmWatch.close();
         } finally {

@@ -17,8 +17,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -92,6 +96,7 @@ public final class IptablesScaleBench {
         long s = System.nanoTime();
         kernel.apply(full);
         System.out.printf("[%s] full sync into an empty namespace: %.2f s%n", variant, (System.nanoTime() - s) / 1e9);
+        floor(variant, full.text());
         Plan last = full.result();
         PersistentMap<ServicePortName, ServicePortState> current = services;
         List<Long> partial = new ArrayList<>();
@@ -129,6 +134,56 @@ public final class IptablesScaleBench {
         if (!kernel.rulesIntact()) {
             throw new IllegalStateException("canary missing after a full sync");
         }
+    }
+
+    /**
+     * The floor: the IPv4 part of the same full transaction loaded by one flushing
+     * {@code iptables-<variant>-restore} (process start included) into another fresh namespace,
+     * as the tools load upstream's layout (docs/kernel-floor.md).
+     */
+    private static void floor(String variant, String fullText) throws Exception {
+        int cut = fullText.indexOf("# IPv6");
+        String v4 = oneSectionPerTable(cut < 0 ? fullText : fullText.substring(0, cut));
+        String ns = "kp-floor-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
+        run(List.of("ip", "netns", "add", ns), null);
+        try {
+            long s = System.nanoTime();
+            int rc = run(List.of("ip", "netns", "exec", ns, "iptables-" + variant + "-restore", "-w", "5"), v4);
+            System.out.printf("[%s] floor: iptables-%s-restore of the same IPv4 input, fresh namespace: %.2f s (exit %d)%n", variant, variant,
+                    (System.nanoTime() - s) / 1e9, rc);
+        } finally {
+            run(List.of("ip", "netns", "del", ns), null);
+        }
+    }
+
+    /**
+     * The backend's restore input holds several sections of a table (blocks for {@code --noflush}
+     * runs); a flushing restore empties a table at each of its sections, so the floor gets one
+     * section per table: every chain declared once, then every rule in order.
+     */
+    static String oneSectionPerTable(String text) {
+        Map<String, Set<String>> chains = new LinkedHashMap<>();
+        Map<String, List<String>> rules = new LinkedHashMap<>();
+        String table = null;
+        for (String l : text.split("\n")) {
+            if (l.startsWith("*")) {
+                table = l.substring(1);
+                chains.computeIfAbsent(table, t -> new LinkedHashSet<>());
+                rules.computeIfAbsent(table, t -> new ArrayList<>());
+            } else if (table != null && l.startsWith(":")) {
+                chains.get(table).add(l);
+            } else if (table != null && l.startsWith("-A ")) {
+                rules.get(table).add(l);
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        chains.forEach((t, declared) -> {
+            b.append('*').append(t).append('\n');
+            declared.forEach(c -> b.append(c).append('\n'));
+            rules.get(t).forEach(r -> b.append(r).append('\n'));
+            b.append("COMMIT\n");
+        });
+        return b.toString();
     }
 
     /** The IPv4 section of a partial transaction without its top-level chains: the changed service's blocks and deletions only. */

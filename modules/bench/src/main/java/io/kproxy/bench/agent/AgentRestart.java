@@ -1,0 +1,56 @@
+package io.kproxy.bench.agent;
+
+import java.io.BufferedReader;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The restart half of {@link AgentScaleBench} ({@code KPROXY_BENCH_RESTART}): the agent, stopped
+ * after its changes, is started again on the same journal with the kernel still programmed, as a
+ * DaemonSet restarts a node agent. Measures launch to the end of its first sync (the state rebuilt
+ * from the journal and the API server's lists, the tables taken over: docs/backends/nftables.md,
+ * deviation 3), what that sync wrote (its log line: kind and operations), and the network
+ * programming latency of a second round of changes. Blocks; not thread-safe.
+ */
+final class AgentRestart {
+
+    private AgentRestart() {
+    }
+
+    static void measure(Process agent, Path log, Instant launched, Path journal, PrintWriter simIn, BufferedReader simOut) throws Exception {
+        AgentScaleBench.awaitLog(log, "decision=synced", Duration.ofMinutes(30), agent);
+        if (Files.readString(log).contains(AgentScaleBench.COMPACT_BEFORE)) {
+            AgentScaleBench.awaitLog(log, AgentScaleBench.COMPACT_AFTER, Duration.ofSeconds(30), agent);
+        }
+        Instant changesFrom = Instant.now();
+        simIn.println("GO");
+        AgentScaleBench.expect(simOut, "DONE");
+        Thread.sleep(3_000); // the last changes' syncs
+        agent.destroy();
+        agent.waitFor(60, TimeUnit.SECONDS);
+
+        JournalLatency j = JournalLatency.read(journal, log, changesFrom);
+        System.out.printf("restart (same journal, kernel programmed): launch to the end of the first sync %.2f s%n",
+                Duration.between(launched, j.firstSync()).toMillis() / 1000.0);
+        for (String line : Files.readAllLines(log)) {
+            if (line.contains("nftables take-over") || line.contains("decision=state-loaded") || line.contains("decision=synced")) {
+                System.out.println("  " + line.substring(line.indexOf("level=")));
+                if (line.contains("decision=synced")) {
+                    break;
+                }
+            }
+        }
+        List<Long> ms = new ArrayList<>(j.latencies().stream().map(Duration::toMillis).toList());
+        Collections.sort(ms);
+        System.out.printf("  then network programming latency over %d changes: p50 %d ms, p99 %d ms, max %d ms%n", ms.size(),
+                AgentScaleBench.pct(ms, 0.50), AgentScaleBench.pct(ms, 0.99), ms.isEmpty() ? -1 : ms.getLast());
+        System.out.println("  agent log: " + log);
+    }
+}
