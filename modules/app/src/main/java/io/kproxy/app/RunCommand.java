@@ -65,6 +65,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Write the effective configuration to FILE as kubeproxy.config.k8s.io/v1alpha1 (as upstream) and exit.")
     Path writeConfigTo;
 
+    @Option(names = "--ui-listen", paramLabel = "HOST:PORT", description = "Also serve kproxy ui's read-only page for this agent's "
+            + "journal on this address (off by default; keep it on loopback, e.g. 127.0.0.1:8080, and reach it with kubectl port-forward).")
+    String uiListen;
+
     @Mixin
     ConfigFlags flags = new ConfigFlags();
 
@@ -108,8 +112,18 @@ final class RunCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
+        java.net.InetSocketAddress ui = null;
+        if (uiListen != null) {
+            try {
+                ui = UiCommand.address(uiListen);
+            } catch (IllegalArgumentException e) {
+                err.println("kproxy run: --ui-listen: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
+        }
         // The hook is in place before anything starts: a SIGTERM during the start stops cleanly too.
-        Agent agent = new Agent();
+        Agent agent = new Agent(ui);
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kproxy-shutdown").unstarted(() -> {
             LOG.info("decision=stop reason=signal");
