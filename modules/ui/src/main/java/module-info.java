@@ -11,6 +11,8 @@ module io.kproxy.ui {
     // forLog takes the agent's EventLog; forJournal throws HistoryException.
     requires transitive io.kproxy.history;
     requires io.kproxy.backend;
+    // JsonText: the build's one writer of JSON strings.
+    requires io.kproxy.config;
     requires jdk.httpserver;
     requires org.slf4j;
 

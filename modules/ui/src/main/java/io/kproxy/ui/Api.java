@@ -164,8 +164,9 @@ final class Api {
     private void moment(Query q, JsonOut out) {
         Optional<String> mode = mode(q);
         Moments.Resolved m = moments.resolve(target(q));
+        // the diff first: it renders the moment last, so the rendering below is History's cached one
+        String diff = moments.diff(m, mode);
         Rendering r = moments.render(m.point(), mode);
-        String diff = moments.diff(m, Optional.of(r.mode()));
         out.beginObject().field("point", m.point().describe()).field("offset", m.point().offset()).field("mode", r.mode())
                 .field("summary", r.summary());
         m.point().asked().ifPresent(t -> out.field("at", Describe.time(t)));

@@ -1,9 +1,12 @@
 package io.kproxy.ui;
 
+import io.kproxy.config.JsonText;
+import io.kproxy.model.Json;
+
 /**
- * A small JSON writer for the API's answers: objects, arrays, strings, numbers and booleans,
- * commas placed by the writer. Every string is escaped ({@code "}, {@code \}, every character
- * below U+0020, U+2028/U+2029, and {@code <} {@code >} so that no answer reads as markup), so
+ * A small streaming JSON writer for the API's answers (a timeline is thousands of numbers: no
+ * tree is built): objects, arrays, strings, numbers and booleans, commas placed by the writer.
+ * Strings are escaped by {@link JsonText} ({@code "}, {@code \} and every control character), so
  * text from a journal can never end a string or add a field. Not thread-safe; one answer per writer.
  */
 final class JsonOut {
@@ -100,26 +103,9 @@ final class JsonOut {
         }
     }
 
+    /** Escaped as the configuration's JSON text escapes (one writer of JSON strings in the build). */
     private void string(String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029 || c == '<' || c == '>') {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
+        out.append(JsonText.write(new Json.Str(s)));
     }
 
     @Override

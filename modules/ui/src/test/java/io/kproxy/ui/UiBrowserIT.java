@@ -92,7 +92,7 @@ class UiBrowserIT {
 
             // the address bar now names the moment: pasted into a ticket, it opens the same diff
             String link = browser.script("location.hash");
-            assertThat(link).contains("record=853", "services=shop%2Fcheckout");
+            assertThat(link).contains("record=853", "shop%2Fcheckout");
             browser.open("about:blank");
             load(server, link);
             browser.waitFor("document.getElementById('diff').dataset.state === 'loaded'", WAIT);

@@ -77,7 +77,7 @@ final class WebDriver implements AutoCloseable {
             Path profile = Files.createTempDirectory(scratch, "chromium-profile");
             String args = String.join(",", List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
-                    "--disable-default-apps", "--window-size=1400,1700", "--hide-scrollbars", "--user-data-dir=" + profile)
+                    "--disable-default-apps", "--window-size=1400,2600", "--hide-scrollbars", "--user-data-dir=" + profile)
                     .stream().map(a -> "\"" + a + "\"").toList());
             String caps = "{\"capabilities\":{\"alwaysMatch\":{\"browserName\":\"chrome\",\"goog:chromeOptions\":{\"binary\":\"" + CHROMIUM
                     + "\",\"args\":[" + args + "]}}}}";
