@@ -75,6 +75,17 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        // refused before anything is read, bound or touched
+        java.net.InetSocketAddress ui = null;
+        if (uiListen != null) {
+            try {
+                ui = UiCommand.address(uiListen);
+            } catch (IllegalArgumentException e) {
+                err.println("kproxy run: --ui-listen: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
+        }
         RunConfig.Resolved resolved;
         try {
             // --cleanup runs no mode (it cleans every installed one): only what it runs must be available.
@@ -111,16 +122,6 @@ final class RunCommand implements Callable<Integer> {
             err.println("kproxy run: " + e.getMessage());
             err.flush();
             return 2;
-        }
-        java.net.InetSocketAddress ui = null;
-        if (uiListen != null) {
-            try {
-                ui = UiCommand.address(uiListen);
-            } catch (IllegalArgumentException e) {
-                err.println("kproxy run: --ui-listen: " + e.getMessage());
-                err.flush();
-                return 2;
-            }
         }
         // The hook is in place before anything starts: a SIGTERM during the start stops cleanly too.
         Agent agent = new Agent(ui);

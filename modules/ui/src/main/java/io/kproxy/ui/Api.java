@@ -6,11 +6,13 @@ import io.kproxy.events.SyncApplied;
 import io.kproxy.history.Describe;
 import io.kproxy.history.HistoryException;
 import io.kproxy.history.Rendering;
+import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.model.ServiceRef;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -73,7 +75,7 @@ final class Api {
                 case NOT_IN_JOURNAL -> 404;
                 case UNREADABLE -> 422;
             }, e.getMessage());
-        } catch (io.kproxy.journal.spi.EventLogException e) {
+        } catch (EventLogException e) {
             return error(422, "the journal cannot be read there: " + e.getMessage());
         }
     }
@@ -180,7 +182,7 @@ final class Api {
     private static void sync(JsonOut out, String name, Envelope e) {
         SyncApplied s = (SyncApplied) e.event();
         out.name(name).beginObject().field("offset", e.offset()).field("time", Describe.time(e.recordedAt()))
-                .field("generation", s.generation()).field("kind", s.kind().name().toLowerCase(java.util.Locale.ROOT))
+                .field("generation", s.generation()).field("kind", s.kind().name().toLowerCase(Locale.ROOT))
                 .field("uptoOffset", s.uptoOffset()).field("durationMs", s.duration().toNanos() / 1e6).endObject();
     }
 

@@ -23,14 +23,19 @@ import io.kproxy.journal.LogPages;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.model.Json;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntToLongFunction;
 
 /**
  * What the page draws, kept in memory so that every question of the timeline is answered without
@@ -60,9 +65,9 @@ final class JournalIndex {
     /** The last spec of each Service seen, so that a changed spec is marked and a mere resync is not. */
     private final Map<String, Json> specs = new HashMap<>();
     /** Offsets of pins and resumes. */
-    private final java.util.Set<Long> controls = new java.util.HashSet<>();
+    private final Set<Long> controls = new HashSet<>();
     /** Lost ranges told by the sweep whose following record has not been absorbed yet. */
-    private final java.util.ArrayDeque<EventLogException> pendingLosses = new java.util.ArrayDeque<>();
+    private final ArrayDeque<EventLogException> pendingLosses = new ArrayDeque<>();
     private long next = -1;
     private long lostRecords;
 
@@ -353,14 +358,14 @@ final class JournalIndex {
         return true;
     }
 
-    private static void column(JsonOut out, String name, List<Integer> picked, java.util.function.IntToLongFunction value) {
+    private static void column(JsonOut out, String name, List<Integer> picked, IntToLongFunction value) {
         out.name(name).beginArray();
         picked.forEach(i -> out.value(value.applyAsLong(i)));
         out.endArray();
     }
 
     /** The pin in force at {@code offset}: the last {@code DataplanePinned} before it with no unpin between. */
-    synchronized java.util.Optional<Mark> pinInForce(long offset) {
+    synchronized Optional<Mark> pinInForce(long offset) {
         Mark pin = null;
         for (Mark m : marks) {
             if (m.offset() >= offset) {
@@ -372,6 +377,6 @@ final class JournalIndex {
                 pin = null;
             }
         }
-        return java.util.Optional.ofNullable(pin);
+        return Optional.ofNullable(pin);
     }
 }

@@ -1,5 +1,6 @@
 package io.kproxy.ui;
 
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.kproxy.history.History;
@@ -14,7 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -108,7 +111,7 @@ public final class UiServer implements AutoCloseable {
     }
 
     /** Blocks until the index has caught up with the log (for tools and tests); false on timeout. */
-    public boolean awaitIndexed(java.time.Duration timeout) throws InterruptedException {
+    public boolean awaitIndexed(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (index.progress()[2] >= log.nextOffset()) {
@@ -155,7 +158,7 @@ public final class UiServer implements AutoCloseable {
                 send(x, api.answer(path, x.getRequestURI()), "application/json");
                 return;
             }
-            var asset = assets.get(path);
+            Optional<Assets.Asset> asset = assets.get(path);
             if (asset.isEmpty()) {
                 send(x, Api.error(404, "no such page"), "application/json");
                 return;
@@ -192,7 +195,7 @@ public final class UiServer implements AutoCloseable {
     }
 
     private static void reply(HttpExchange x, int status, byte[] body, String type) throws IOException {
-        var h = x.getResponseHeaders();
+        Headers h = x.getResponseHeaders();
         h.set("Content-Type", type);
         h.set("Content-Security-Policy", CSP);
         h.set("X-Content-Type-Options", "nosniff");
