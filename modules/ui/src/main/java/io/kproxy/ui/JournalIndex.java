@@ -42,8 +42,8 @@ import java.util.function.IntToLongFunction;
  * reading the journal again: per record its time and {@link Category} (and a sync's
  * duration), the {@link Mark}s, the syncs' offsets, and the {@link Lanes}. One sweep over the log
  * builds it ({@link #catchUp}, in pages, stepping over lost ranges and marking them); later sweeps
- * add what was appended since. About 13 bytes per record plus the lanes: 1,000,000 records take
- * ~15 MB (docs/benchmarks.md, "kproxy ui").
+ * add what was appended since. About 13 bytes per record plus the marks and the lanes: with the 1,000,000
+ * records of docs/benchmarks.md ("kproxy ui") the whole heap after a collection is 75 MB.
  *
  * <p>Thread-safe: one thread sweeps, request threads ask; every method holds the index's lock for
  * at most one page of records or one answer. Answers are bounded by their arguments (buckets,

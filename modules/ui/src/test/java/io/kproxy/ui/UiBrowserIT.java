@@ -85,10 +85,19 @@ class UiBrowserIT {
             // search a namespace, open a Service that rolled its pods: ready, serving and terminating over the hour
             browser.click(browser.find("#search"));
             browser.script("(() => { const s = document.getElementById('search'); s.value = 'team-h/'; s.dispatchEvent(new Event('input')); return 1; })()");
-            browser.waitFor("document.querySelector(\"#services button[data-service='team-h/users']\") !== null", WAIT);
+            // the list answers the search: only team-h's Services, the most churned first
+            browser.waitFor("(() => { const b = [...document.querySelectorAll('#services button')];"
+                    + " return b.length > 0 && b.every(x => x.dataset.service.startsWith('team-h/')); })()", WAIT);
+            assertThat(browser.script("document.querySelector('#services button').dataset.service")).isEqualTo("team-h/users");
             browser.click(browser.find("#services button[data-service='team-h/users']"));
             browser.waitFor("document.querySelectorAll(\".lane[data-service='team-h/users'] canvas\").length > 0", WAIT);
             browser.screenshot(browser.find("#lanes-section"), SHOTS.resolve("ui-swimlane.png"));
+
+            // the Service's audit, as kproxy audit prints it
+            browser.click(browser.find(".lane[data-service='shop/checkout'] .lane-head button"));
+            browser.waitFor("document.getElementById('audit').textContent.startsWith('kproxy audit shop/checkout')", WAIT);
+            assertThat(browser.script("document.getElementById('audit').textContent")).contains("#853 2026-11-22T03:12:04.500Z ServiceObserved shop/checkout",
+                    "reached the kernel at 2026-11-22T03:12:05.002Z");
 
             // the address bar now names the moment: pasted into a ticket, it opens the same diff
             String link = browser.script("location.hash");

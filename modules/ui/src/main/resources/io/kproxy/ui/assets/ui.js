@@ -207,8 +207,11 @@ async function loadRuleset() {
 }
 
 // ---- swimlanes and audits ----
+let searches = 0;
 async function search() {
+  const mine = ++searches;
   const r = await api('services', { q: $('search').value, limit: 30 });
+  if (mine !== searches) return; // a later search (the user kept typing) answers instead
   const list = $('services');
   list.replaceChildren();
   for (const s of r.services) {
@@ -332,7 +335,7 @@ async function start() {
   h.services.forEach(addLane);
   if (h.record !== null) loadMoment({ record: h.record });
   else if (h.at !== null) loadMoment({ at: h.at });
-  search();
+  await search();
   document.body.dataset.ready = 'true';
 }
 
