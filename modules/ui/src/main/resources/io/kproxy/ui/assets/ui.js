@@ -89,7 +89,7 @@ function buildChart(t) {
     width, height: 260,
     cursor: { drag: { x: true, y: false, setScale: false }, sync: { key: 'kproxy' } },
     scales: { x: { time: true, range: () => [state.from / 1000, state.to / 1000] }, n: { distr: 4, range: (u, min, max) => [0, Math.max(1, max)] }, ms: { auto: true } },
-    axes: [{}, { scale: 'n', label: 'records per bucket', filter: (u, splits) => splits.map(v => v >= 0 ? v : null) }, { scale: 'ms', side: 1, label: 'longest sync (ms)', grid: { show: false } }],
+    axes: [{}, { scale: 'n', label: 'records per bucket', values: (u, splits) => splits.map(v => v == null || v < 0 ? null : String(v)) }, { scale: 'ms', side: 1, label: 'longest sync (ms)', grid: { show: false } }],
     series: [
       { value: (u, v) => v == null ? '' : iso(v * 1000) },
       { label: 'observations', scale: 'n', stroke: '#4c9aff', fill: 'rgba(76,154,255,0.25)', paths: bars },
