@@ -65,7 +65,9 @@ import org.slf4j.LoggerFactory;
  *       journal says Services and EndpointSlices had synced, reprograms the kernel at once with
  *       one full sync: a restarted proxy serves before it reaches the API server.</li>
  *   <li>The servers start, and the admin socket (rollback, resume, status; a bind failure is
- *       fatal only with {@code bindAddressHardFail}, as for the other servers); the source
+ *       fatal only with {@code bindAddressHardFail}, as for the other servers), and, with
+ *       {@code --ui-listen}, the read-only journal page (docs/ui.md; a bind failure is logged and
+ *       the agent runs without it); the source
  *       starts, told what the log already holds so that a clean restart appends nothing; then
  *       upstream's {@code Starting} Event is recorded (the Event recorder is made first, so that
  *       a refused node setting or an unbindable port before it is recorded too, and closed last).</li>

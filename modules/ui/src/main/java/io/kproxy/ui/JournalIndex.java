@@ -107,7 +107,7 @@ final class JournalIndex {
     /** Marks a lost range between the last record absorbed before it and {@code afterMs}. */
     private void markLoss(EventLogException e, long afterMs) {
         long before = size == 0 ? afterMs : times[size - 1];
-        marks.add(new Mark("damaged", Math.min(before, afterMs), afterMs, e.lostFirst(), "", "records #" + e.lostFirst() + "..#" + e.lostLast()
+        marks.add(new Mark(Mark.Kind.DAMAGED, Math.min(before, afterMs), afterMs, e.lostFirst(), "", "records #" + e.lostFirst() + "..#" + e.lostLast()
                 + " are lost (damage): " + e.getMessage()));
     }
 
@@ -140,18 +140,18 @@ final class JournalIndex {
                 syncOffsets[syncs] = e.offset();
                 syncUpto[syncs++] = s.uptoOffset();
             }
-            case SyncFailed f -> marks.add(new Mark("failed-sync", t, t, e.offset(), "", "sync failed: " + Describe.object(f)));
+            case SyncFailed f -> marks.add(new Mark(Mark.Kind.FAILED_SYNC, t, t, e.offset(), "", "sync failed: " + Describe.object(f)));
             case DataplanePinned p -> {
                 controls.add(e.offset());
-                marks.add(new Mark("pin", t, t, e.offset(), "", "dataplane pinned " + Describe.object(p)));
+                marks.add(new Mark(Mark.Kind.PIN, t, t, e.offset(), "", "dataplane pinned " + Describe.object(p)));
             }
             case DataplaneUnpinned u -> {
                 controls.add(e.offset());
-                marks.add(new Mark("unpin", t, t, e.offset(), "", "dataplane unpinned: " + Describe.object(u)));
+                marks.add(new Mark(Mark.Kind.UNPIN, t, t, e.offset(), "", "dataplane unpinned: " + Describe.object(u)));
             }
-            case ConfigRecorded r -> marks.add(new Mark("config", t, t, e.offset(), "", "configuration recorded: " + Describe.object(r)));
+            case ConfigRecorded r -> marks.add(new Mark(Mark.Kind.CONFIG, t, t, e.offset(), "", "configuration recorded: " + Describe.object(r)));
             case SourceRelisted r -> {
-                marks.add(new Mark("relist", t, t, e.offset(), "", "relist of " + Describe.object(r)));
+                marks.add(new Mark(Mark.Kind.RELIST, t, t, e.offset(), "", "relist of " + Describe.object(r)));
                 if (r.kind() == ResourceKind.ENDPOINT_SLICE) {
                     lanes.relisted(t, r.keysPresent());
                 }
@@ -160,7 +160,7 @@ final class JournalIndex {
             case ServiceDeleted d -> {
                 lanes.touched(d.service().toString());
                 specs.remove(d.service().toString());
-                marks.add(new Mark("service-deleted", t, t, e.offset(), d.service().toString(), "Service " + Describe.object(d) + " deleted"));
+                marks.add(new Mark(Mark.Kind.SERVICE_DELETED, t, t, e.offset(), d.service().toString(), "Service " + Describe.object(d) + " deleted"));
             }
             case EndpointSliceObserved o -> lanes.slice(t, o.slice(), SliceCounts.of(o.object()));
             case EndpointSliceDeleted d -> lanes.slice(t, d.slice(), SliceCounts.NONE);
@@ -183,7 +183,7 @@ final class JournalIndex {
             TreeSet<String> fields = new TreeSet<>(was.fields().keySet());
             fields.addAll(spec.fields().keySet());
             fields.removeIf(f -> was.field(f).equals(spec.field(f)));
-            marks.add(new Mark("service-changed", t, t, offset, name, "Service " + name + " changed: spec." + String.join(", spec.", fields)));
+            marks.add(new Mark(Mark.Kind.SERVICE_CHANGED, t, t, offset, name, "Service " + name + " changed: spec." + String.join(", spec.", fields)));
         }
     }
 
@@ -260,7 +260,7 @@ final class JournalIndex {
 
     /**
      * The marks of {@code [fromMs, toMs]}, quiet gaps of the source longer than {@code gapMs}
-     * included; at most {@code limit}, the most important kept ({@link Mark#priority()}), in time order.
+     * included; at most {@code limit}, the most important kept ({@link Mark.Kind} order), in time order.
      */
     synchronized List<Mark> marks(long fromMs, long toMs, long gapMs, int limit, int[] dropped) {
         List<Mark> found = new ArrayList<>();
@@ -275,12 +275,12 @@ final class JournalIndex {
                 continue;
             }
             if (lastSource >= 0 && times[i] - lastSource > gapMs) {
-                found.add(new Mark("gap", lastSource, times[i], -1, "", "the source was quiet for " + (times[i] - lastSource) / 1000
+                found.add(new Mark(Mark.Kind.GAP, lastSource, times[i], -1, "", "the source was quiet for " + (times[i] - lastSource) / 1000
                         + " s (no observation or relist)"));
             }
             lastSource = times[i];
         }
-        found.sort(Comparator.comparingInt(Mark::priority).thenComparingLong(Mark::startMs));
+        found.sort(Comparator.comparing(Mark::kind).thenComparingLong(Mark::startMs));
         dropped[0] = Math.max(0, found.size() - limit);
         List<Mark> kept = new ArrayList<>(found.subList(0, Math.min(limit, found.size())));
         kept.sort(Comparator.comparingLong(Mark::startMs).thenComparingLong(Mark::offset));
@@ -371,9 +371,9 @@ final class JournalIndex {
             if (m.offset() >= offset) {
                 break;
             }
-            if (m.kind().equals("pin")) {
+            if (m.kind() == Mark.Kind.PIN) {
                 pin = m;
-            } else if (m.kind().equals("unpin")) {
+            } else if (m.kind() == Mark.Kind.UNPIN) {
                 pin = null;
             }
         }
