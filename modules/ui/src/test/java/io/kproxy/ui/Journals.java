@@ -10,6 +10,8 @@ import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.testkit.SettableClock;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -39,6 +41,16 @@ final class Journals {
     static final String PIN_REASON = "roll back the checkout targetPort edit";
 
     private Journals() {
+    }
+
+    /** A page over {@code journal} on a free loopback port, its index built. */
+    static UiServer serve(Path journal) throws IOException, InterruptedException {
+        UiServer server = UiServer.forJournal(journal, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        if (!server.awaitIndexed(Duration.ofSeconds(60))) {
+            server.close();
+            throw new IllegalStateException("the index of " + journal + " was not built in 60 s");
+        }
+        return server;
     }
 
     /**

@@ -3,11 +3,8 @@ package io.kproxy.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +26,7 @@ class UiApiTest {
 
     @BeforeAll
     static void start() throws IOException, InterruptedException {
-        server = UiServer.forJournal(Journals.CLUSTER_HOUR, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        assertThat(server.awaitIndexed(Duration.ofSeconds(30))).isTrue();
+        server = Journals.serve(Journals.CLUSTER_HOUR);
         http = new Http(server);
     }
 
@@ -167,8 +163,7 @@ class UiApiTest {
 
     @Test
     void aRollbackIsShownAsTheChangeItMade(@TempDir Path tmp) throws IOException, InterruptedException {
-        try (UiServer pinned = UiServer.forJournal(Journals.pinned(tmp.resolve("j")), new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            assertThat(pinned.awaitIndexed(Duration.ofSeconds(30))).isTrue();
+        try (UiServer pinned = Journals.serve(Journals.pinned(tmp.resolve("j")))) {
             Http h = new Http(pinned);
             String marks = h.get("/api/marks").body();
             Matcher pin = Pattern.compile("\"kind\":\"pin\",\"start\":\\d+,\"end\":\\d+,\"offset\":(\\d+)").matcher(marks);
@@ -185,8 +180,7 @@ class UiApiTest {
 
     @Test
     void aDamagedJournalShowsWhatItCanAndMarksTheLoss(@TempDir Path tmp) throws IOException, InterruptedException {
-        try (UiServer damaged = UiServer.forJournal(Journals.damaged(tmp.resolve("j")), new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            assertThat(damaged.awaitIndexed(Duration.ofSeconds(30))).isTrue();
+        try (UiServer damaged = Journals.serve(Journals.damaged(tmp.resolve("j")))) {
             Http h = new Http(damaged);
             String summary = h.get("/api/summary").body();
             assertThat(summary).containsPattern("\"lostRecords\":[1-9]");

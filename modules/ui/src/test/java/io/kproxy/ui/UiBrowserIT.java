@@ -3,8 +3,6 @@ package io.kproxy.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -42,12 +40,6 @@ class UiBrowserIT {
         }
     }
 
-    private static UiServer serve(Path journal) throws IOException, InterruptedException {
-        UiServer server = UiServer.forJournal(journal, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        assertThat(server.awaitIndexed(WAIT)).isTrue();
-        return server;
-    }
-
     private static String url(UiServer server, String hash) {
         return "http://localhost:" + server.address().getPort() + "/" + hash;
     }
@@ -59,7 +51,7 @@ class UiBrowserIT {
 
     @Test
     void theOutageIsMarkedAndItsDiffNamesTheRecordsThatCausedIt() throws IOException, InterruptedException {
-        try (UiServer server = serve(Journals.CLUSTER_HOUR)) {
+        try (UiServer server = Journals.serve(Journals.CLUSTER_HOUR)) {
             load(server, "");
             assertThat(browser.script("document.querySelectorAll('#timeline canvas').length > 0")).isEqualTo("true");
             String outage = "#marks button[data-kind='service-changed'][data-service='shop/checkout'][data-offset='853']";
@@ -115,7 +107,7 @@ class UiBrowserIT {
 
     @Test
     void aPinnedRollbackShowsTheChangeItMade() throws IOException, InterruptedException {
-        try (UiServer server = serve(Journals.pinned(tmp.resolve("pinned")))) {
+        try (UiServer server = Journals.serve(Journals.pinned(tmp.resolve("pinned")))) {
             load(server, "");
             String pin = "#marks button[data-kind='pin']";
             assertThat(browser.script("document.querySelector(\"" + pin + "\").textContent"))
@@ -136,7 +128,7 @@ class UiBrowserIT {
 
     @Test
     void aDamagedJournalShowsWhatItCanAndMarksTheLostRange() throws IOException, InterruptedException {
-        try (UiServer server = serve(Journals.damaged(tmp.resolve("damaged")))) {
+        try (UiServer server = Journals.serve(Journals.damaged(tmp.resolve("damaged")))) {
             load(server, "");
             assertThat(browser.script("document.getElementById('warnings').hidden")).isEqualTo("false");
             assertThat(browser.script("document.getElementById('warnings').textContent")).contains("records are lost to damage");
