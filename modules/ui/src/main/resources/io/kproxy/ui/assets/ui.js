@@ -172,14 +172,19 @@ function showDiff(text) {
   pre.dataset.state = 'loaded';
 }
 
+let moments = 0;
 async function loadMoment(target) {
+  const mine = ++moments;
   state.moment = target;
   writeHash();
   $('moment').hidden = false;
   $('diff').dataset.state = 'loading';
+  $('moment-summary').textContent = 'rebuilding the ruleset of that moment and its diff…';
+  $('diff').replaceChildren();
   $('moment-title').textContent = target.record !== undefined ? 'the sync that programmed record #' + target.record : 'at ' + target.at;
   try {
     const m = await api('moment', Object.assign({ mode: state.mode }, target));
+    if (mine !== moments) return; // the operator clicked another moment meanwhile
     $('moment-summary').textContent = m.summary;
     const pin = $('moment-pin');
     pin.hidden = !m.pin;
@@ -188,6 +193,7 @@ async function loadMoment(target) {
     $('diff').dataset.rollback = m.rollback;
     if (state.tab === 'ruleset') loadRuleset();
   } catch (e) {
+    if (mine !== moments) return;
     $('moment-summary').textContent = e.message;
     $('diff').replaceChildren();
     $('diff').dataset.state = 'error';
