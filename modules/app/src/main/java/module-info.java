@@ -4,7 +4,7 @@
  * {@code io.kproxy.admin} wired to them), {@code kproxy render}, the ruleset for objects in files
  * or at a time of a journal, the time-travel commands over a journal ({@code diff}, {@code audit},
  * {@code journal inspect|verify}, all in {@code io.kproxy.history}), {@code kproxy
- * rollback}/{@code resume}/{@code status}, the admin socket's commands, and the tools {@code kproxy demo}
+ * rollback}/{@code resume}/{@code status}, the admin socket's commands, {@code kproxy ui} (the page of {@code io.kproxy.ui}), and the tools {@code kproxy demo}
  * ({@code io.kproxy.demo}) and {@code kproxy samples} ({@code io.kproxy.sample}).
  * Backends are found at run time through {@link io.kproxy.backend.spi.BackendProvider}; none is
  * compiled against.
@@ -15,6 +15,8 @@ module io.kproxy.app {
     requires io.kproxy.healthcheck;
     requires io.kproxy.listen;
     requires io.kproxy.history;
+    // kproxy ui, and the agent's --ui-listen.
+    requires io.kproxy.ui;
     // Tools the CLI wires: kproxy demo and kproxy samples generate.
     requires io.kproxy.demo;
     requires io.kproxy.sample;

@@ -24,6 +24,7 @@ import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.RetentionPolicy;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.ui.UiServer;
 import io.kproxy.listen.Limits;
 import io.kproxy.source.kube.EventRecorder;
 import io.kproxy.source.kube.EventRecorderOptions;
@@ -33,6 +34,7 @@ import io.kproxy.source.kube.KubeSourceOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,7 +65,9 @@ import org.slf4j.LoggerFactory;
  *       journal says Services and EndpointSlices had synced, reprograms the kernel at once with
  *       one full sync: a restarted proxy serves before it reaches the API server.</li>
  *   <li>The servers start, and the admin socket (rollback, resume, status; a bind failure is
- *       fatal only with {@code bindAddressHardFail}, as for the other servers); the source
+ *       fatal only with {@code bindAddressHardFail}, as for the other servers), and, with
+ *       {@code --ui-listen}, the read-only journal page (docs/ui.md; a bind failure is logged and
+ *       the agent runs without it); the source
  *       starts, told what the log already holds so that a clean restart appends nothing; then
  *       upstream's {@code Starting} Event is recorded (the Event recorder is made first, so that
  *       a refused node setting or an unbindable port before it is recorded too, and closed last).</li>
@@ -83,7 +87,16 @@ final class Agent implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Engine engine;
 
+    /** Where to serve the read-only journal page ({@code --ui-listen}), or null: off by default. */
+    private final InetSocketAddress uiAddress;
+
     Agent() {
+        this(null);
+    }
+
+    /** An agent that also serves {@code kproxy ui}'s page for its own journal on {@code uiAddress} (docs/ui.md). */
+    Agent(InetSocketAddress uiAddress) {
+        this.uiAddress = uiAddress;
     }
 
     /** A start that cannot proceed; nothing was touched when it is thrown before {@link #start} bound a port. */
@@ -165,6 +178,8 @@ final class Agent implements AutoCloseable {
         own(new HealthCheckServers(engine, new BindFailureEvents(events, node))).start();
         startAdmin(Path.of(config.kproxy().adminSocket()), config.kproxy().adminGroup(), config.bindAddressHardFail());
 
+        startUi(journal);
+
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
         KubeSource source = own(KubeSource.create(options, log, known));
         SourceMetrics sourceMetrics = new SourceMetrics(registry);
@@ -196,6 +211,18 @@ final class Agent implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("decision=no-events reason=\"the API client cannot be configured\" error=\"{}\"", e.getMessage());
             return EventRecorder.none();
+        }
+    }
+
+    /** The journal page, when asked for; a port it cannot bind is logged and the agent runs without it (the page is optional). */
+    private void startUi(LocalJournal journal) {
+        if (uiAddress == null) {
+            return;
+        }
+        try {
+            own(UiServer.forLog(journal, uiAddress));
+        } catch (IOException e) {
+            LOG.error("decision=continue-without-ui address={} error=\"{}\"", uiAddress, e.getMessage());
         }
     }
 

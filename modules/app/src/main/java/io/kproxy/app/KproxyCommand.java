@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "kproxy", mixinStandardHelpOptions = true, version = "kproxy 0.1.0",
         description = "An event-sourced kube-proxy.", subcommands = {RunCommand.class, RenderCommand.class,
         DiffCommand.class, AuditCommand.class, JournalCommand.class, RollbackCommand.class, ResumeCommand.class,
-        StatusCommand.class, DemoCommand.class, SamplesCommand.class})
+        StatusCommand.class, DemoCommand.class, SamplesCommand.class, UiCommand.class})
 final class KproxyCommand implements Runnable {
 
     @Spec

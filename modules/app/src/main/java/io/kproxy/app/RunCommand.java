@@ -64,12 +64,27 @@ final class RunCommand implements Callable<Integer> {
             description = "Write the effective configuration to FILE as kubeproxy.config.k8s.io/v1alpha1 (as upstream) and exit.")
     Path writeConfigTo;
 
+    @Option(names = "--ui-listen", paramLabel = "HOST:PORT", description = "Also serve kproxy ui's read-only page for this agent's "
+            + "journal on this address (off by default; keep it on loopback, e.g. 127.0.0.1:8080, and reach it with kubectl port-forward).")
+    String uiListen;
+
     @Mixin
     ConfigFlags flags = new ConfigFlags();
 
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        // refused before anything is read, bound or touched
+        java.net.InetSocketAddress ui = null;
+        if (uiListen != null) {
+            try {
+                ui = UiCommand.address(uiListen);
+            } catch (IllegalArgumentException e) {
+                err.println("kproxy run: --ui-listen: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
+        }
         RunConfig.Resolved resolved;
         try {
             // --cleanup runs no mode (it cleans every installed one): only what it runs must be available.
@@ -108,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         // The hook is in place before anything starts: a SIGTERM during the start stops cleanly too.
-        Agent agent = new Agent();
+        Agent agent = new Agent(ui);
         CompletableFuture<Void> stopped = new CompletableFuture<>();
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kproxy-shutdown").unstarted(() -> {
             LOG.info("decision=stop reason=signal");
