@@ -62,6 +62,7 @@ public final class KafkaEventLog implements EventLog {
     private final TailWatcher watcher;
     private final byte[] cluster;
     private Instant last = Instant.EPOCH;
+    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
 
     private KafkaEventLog(KafkaLogOptions options) {
@@ -243,7 +244,7 @@ public final class KafkaEventLog implements EventLog {
 
     @Override
     public void close() {
-        if (closed) {
+        if (!closing.compareAndSet(false, true)) {
             return;
         }
         closed = true;

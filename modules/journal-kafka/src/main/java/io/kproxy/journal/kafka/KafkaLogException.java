@@ -20,6 +20,8 @@ public final class KafkaLogException extends EventLogException {
         FOREIGN_CLUSTER(Kind.CORRUPT),
         /** A record this build's codec cannot read (a newer format version, an unknown event type, damage). */
         UNKNOWN_RECORD(Kind.CORRUPT),
+        /** Retention removed records a reader needs and no snapshot covers them. */
+        PREFIX_REMOVED(Kind.CORRUPT),
         /** Another writer with the same transactional id started: this one is fenced and may not append. */
         FENCED(Kind.LOCKED),
         /** The broker refused the write for good (authorization, a record too large, a broken producer). */
