@@ -1,22 +1,7 @@
 package io.kproxy.journal.kafka;
 
 import io.kproxy.events.ClusterEvent;
-import io.kproxy.events.ConfigRecorded;
-import io.kproxy.events.DataplanePinned;
-import io.kproxy.events.DataplaneUnpinned;
-import io.kproxy.events.EndpointSliceDeleted;
-import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
-import io.kproxy.events.NodeDeleted;
-import io.kproxy.events.NodeObserved;
-import io.kproxy.events.ServiceCIDRDeleted;
-import io.kproxy.events.ServiceCIDRObserved;
-import io.kproxy.events.ServiceDeleted;
-import io.kproxy.events.ServiceObserved;
-import io.kproxy.events.SourceRelisted;
-import io.kproxy.events.SourceSynced;
-import io.kproxy.events.SyncApplied;
-import io.kproxy.events.SyncFailed;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
 import io.kproxy.journal.spi.Snapshot;
@@ -215,15 +200,8 @@ public final class Follower implements AutoCloseable {
         }
     }
 
-    /** The cluster's facts for this node: never a node's own control records, never another Node. */
     private boolean mine(ClusterEvent e) {
-        return switch (e) {
-            case ServiceObserved _, ServiceDeleted _, EndpointSliceObserved _, EndpointSliceDeleted _, ServiceCIDRObserved _,
-                 ServiceCIDRDeleted _, SourceSynced _, SourceRelisted _ -> true;
-            case NodeObserved n -> n.node().equals(node);
-            case NodeDeleted n -> n.node().equals(node);
-            case ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _ -> false;
-        };
+        return NodeFacts.forNode(node, e);
     }
 
     private void publish(Status s) {

@@ -117,6 +117,21 @@ public final class KafkaEventLog implements EventLog {
         return f;
     }
 
+    /**
+     * Makes the writer now, before any append (blocks at most about the timeout): with a
+     * transactional id, {@code initTransactions} fences every older writer with the same id and
+     * aborts its open transaction, so what {@link #read} returns afterwards is final. The new
+     * recorder leader calls it before it folds the topic (docs/kafka.md, "Fencing").
+     */
+    public void fence() {
+        requireOpen();
+        try {
+            CompletableFuture.runAsync(writer::ready, writerThread).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
+    }
+
     @Override
     public List<Envelope> read(long fromOffset, int max) {
         requireOpen();

@@ -83,8 +83,20 @@ final class TopicWriter implements AutoCloseable {
         }
     }
 
-    boolean fenced() {
-        return fenced;
+    /** Makes the producer (and, transactional, fences older writers with the same id). */
+    void ready() {
+        if (fenced) {
+            throw new KafkaLogException(KafkaLogException.Problem.FENCED, "this writer was fenced by a newer one with transactional id "
+                    + options.transactionalId());
+        }
+        try {
+            producer();
+        } catch (ProducerFencedException | InvalidProducerEpochException e) {
+            fenced = true;
+            throw new KafkaLogException(KafkaLogException.Problem.FENCED, "a newer writer fenced this one", e);
+        } catch (KafkaException e) {
+            throw classify(e);
+        }
     }
 
     private KafkaLogException classify(Throwable e) {

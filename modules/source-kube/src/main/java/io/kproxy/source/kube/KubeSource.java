@@ -69,7 +69,7 @@ public final class KubeSource implements AutoCloseable {
     private boolean started;
     private boolean closed;
 
-    private KubeSource(KubeSourceOptions options, EventLog log, KnownObjects known, Clock clock) {
+    private KubeSource(KubeSourceOptions options, EventLog log, KnownObjects known, Clock clock, boolean everyNode) {
         this.options = options;
         this.stats = new SourceStats(clock);
         this.queue = new AppendQueue(log, options.sourceName(), options.queueCapacity(), options.appendBatch(),
@@ -93,7 +93,7 @@ public final class KubeSource implements AutoCloseable {
                 settings.authentication());
         watches.add(watch(KindSpec.services(), known, sink));
         watches.add(watch(KindSpec.endpointSlices(), known, sink));
-        watches.add(watch(KindSpec.node(options.nodeName()), known, sink));
+        watches.add(watch(everyNode ? KindSpec.nodes() : KindSpec.node(options.nodeName()), known, sink));
         watches.add(watch(KindSpec.serviceCidrs(), known, sink));
         this.synced = CompletableFuture.allOf(watches.stream().map(KindWatch::settled).toArray(CompletableFuture[]::new));
         stats.bind(() -> watches.stream().allMatch(KindWatch::isWatching), synced::isDone, queue::depth);
@@ -121,15 +121,33 @@ public final class KubeSource implements AutoCloseable {
      */
     public static KubeSource create(KubeSourceOptions options, EventLog log, KnownObjects known) {
         try {
-            return new KubeSource(options, log, known, Clock.systemUTC());
+            return new KubeSource(options, log, known, Clock.systemUTC(), false);
         } catch (ClientConfigException e) {
             throw e;
         } catch (RuntimeException e) {
-            // fabric8's messages may quote what it was given (a key, a header): keep the cause's
-            // class and a scrubbed message only.
-            throw new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getClass().getSimpleName()
-                    + ": " + Redactor.scrub(e.getMessage()));
+            throw scrubbed(e);
         }
+    }
+
+    /**
+     * As {@link #create}, for the cluster recorder ({@code kproxy record}, docs/kafka.md): it
+     * records every Node, not one node's, since each follower folds its own from the cluster's
+     * log; {@code options.nodeName()} only names the recorder in its Events and logs.
+     */
+    public static KubeSource createRecorder(KubeSourceOptions options, EventLog log, KnownObjects known) {
+        try {
+            return new KubeSource(options, log, known, Clock.systemUTC(), true);
+        } catch (ClientConfigException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw scrubbed(e);
+        }
+    }
+
+    /** fabric8's messages may quote what it was given (a key, a header): keep the cause's class and a scrubbed message only. */
+    private static IllegalArgumentException scrubbed(RuntimeException e) {
+        return new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getClass().getSimpleName()
+                + ": " + Redactor.scrub(e.getMessage()));
     }
 
     /**
