@@ -17,8 +17,6 @@ import io.kproxy.journal.kafka.Topics;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.kafka.testkit.KafkaBroker;
 import io.kproxy.testkit.KernelTests;
-import io.kproxy.testkit.netns.Outcome;
-import io.kproxy.testkit.netns.Probe;
 import io.kproxy.testkit.netns.Topology;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -27,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -64,7 +61,7 @@ class KafkaAgentIT {
     void setUp() throws Exception {
         KernelTests.require("ip", "nft");
         broker = KafkaBroker.start();
-        int port = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().indexOf(':') + 1));
+        int port = KafkaAgents.port(broker);
         topo = Topology.create();
         relay = NetnsRelay.start(topo.executor("node"), port, new InetSocketAddress("127.0.0.1", port));
         dir = Files.createTempDirectory(Path.of("/tmp"), "kp-kafka-");
@@ -119,24 +116,13 @@ class KafkaAgentIT {
     }
 
     private AgentProcess startAgent(String logName) throws IOException {
-        AgentProcess a = AgentProcess.start(topo.ns("node").prefix(), List.of("run", "--hostname-override", NODE, "--master",
-                "http://127.0.0.1:16443", "--proxy-mode", "nftables", "--cluster-cidr", "10.0.0.0/16", "--journal-dir",
-                dir.resolve("journal").toString(), "--iptables-sync-period", "2s", "--iptables-min-sync-period", "0s",
-                "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address", "127.0.0.1:10249",
-                "--admin-socket", dir.resolve("admin.sock").toString(), "--event-log", "kafka", "--kafka-bootstrap-servers",
-                broker.bootstrapServers(), "--kafka-topic", TOPIC, "--kafka-cluster", CLUSTER), logName);
+        AgentProcess a = AgentProcess.start(topo.ns("node").prefix(), KafkaAgents.run(NODE, dir, broker, TOPIC, CLUSTER), logName);
         agents.add(a);
         return a;
     }
 
     private Set<String> tcpServers(int tries) {
-        Probe p = topo.probe("pod3", 1_000);
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < tries; i++) {
-            Outcome o = p.tcp(null, WEB, 80);
-            seen.add(o.kind() == Outcome.Kind.REPLY ? o.server() : o.kind().name());
-        }
-        return seen;
+        return KafkaAgents.servers(topo, "pod3", WEB, tries);
     }
 
     @Test

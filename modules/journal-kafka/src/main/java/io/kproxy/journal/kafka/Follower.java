@@ -167,7 +167,9 @@ public final class Follower implements AutoCloseable {
     /** Mirrors the tail from {@link #next} until it fails or the follower stops, moving {@link #next} past each batch mirrored. */
     private void mirror() {
         long lastLag = System.nanoTime();
-        Iterable<List<Envelope>> batches = topic.tail(next).bufferTimeout(BATCH, Duration.ofMillis(5)).toIterable(1);
+        // Fair backpressure: a batch closed by the timer waits for demand (without it, a timer
+        // firing while the previous batch is being appended overflows, ClusterLogEndToEndIT saw it).
+        Iterable<List<Envelope>> batches = topic.tail(next).bufferTimeout(BATCH, Duration.ofMillis(5), true).toIterable(1);
         for (List<Envelope> batch : batches) {
             if (stopping) {
                 break;
