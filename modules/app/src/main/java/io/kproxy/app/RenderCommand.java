@@ -199,17 +199,22 @@ final class RenderCommand implements Callable<Integer> {
             } else {
                 point = h.atOffset(offset);
             }
-            Rendering r = h.render(point, Optional.ofNullable(mode));
-            out.print(explain ? h.explain(r) : r.text());
-            out.flush();
-            err.println("kproxy render: " + r.summary());
-            err.flush();
-            return HistoryExits.OK;
+            return print(h, point, out, err);
         } catch (HistoryException e) {
             return HistoryExits.report(err, "render", e);
         } catch (RuntimeException e) {
             return HistoryExits.failed(err, "render", e);
         }
+    }
+
+    /** The ruleset of {@code point} (with its records under --explain) on out, its summary on err. */
+    private int print(History h, Point point, PrintWriter out, PrintWriter err) {
+        Rendering r = h.render(point, Optional.ofNullable(mode));
+        out.print(explain ? h.explain(r) : r.text());
+        out.flush();
+        err.println("kproxy render: " + r.summary());
+        err.flush();
+        return HistoryExits.OK;
     }
 
     /**
@@ -231,12 +236,7 @@ final class RenderCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--node: " + e.getMessage());
         }
         try (History h = fleet.open(name, mode == null ? "nftables" : mode)) {
-            Rendering r = h.render(h.desiredAt(Times.parse(at, Clock.systemUTC())), Optional.ofNullable(mode));
-            out.print(explain ? h.explain(r) : r.text());
-            out.flush();
-            err.println("kproxy render: " + r.summary());
-            err.flush();
-            return HistoryExits.OK;
+            return print(h, h.desiredAt(Times.parse(at, Clock.systemUTC())), out, err);
         } catch (HistoryException e) {
             return HistoryExits.report(err, "render", e);
         } catch (KafkaLogException e) {

@@ -96,25 +96,22 @@ final class TopicReader implements AutoCloseable {
 
     /** The offset after the last committed record (the last stable offset). */
     synchronized long end(String topic) {
-        TopicPartition tp = new TopicPartition(topic, 0);
-        try {
-            return consumer.endOffsets(List.of(tp), options.timeout()).get(tp);
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            throw Topics.unreachable(options, e);
-        } catch (KafkaException e) {
-            throw Topics.translate(options, "cannot read the end of topic " + topic, e);
-        }
+        return edge(topic, true);
     }
 
     /** The first offset the topic still holds. */
     synchronized long begin(String topic) {
+        return edge(topic, false);
+    }
+
+    private long edge(String topic, boolean end) {
         TopicPartition tp = new TopicPartition(topic, 0);
         try {
-            return consumer.beginningOffsets(List.of(tp), options.timeout()).get(tp);
+            return (end ? consumer.endOffsets(List.of(tp), options.timeout()) : consumer.beginningOffsets(List.of(tp), options.timeout())).get(tp);
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
             throw Topics.unreachable(options, e);
         } catch (KafkaException e) {
-            throw Topics.translate(options, "cannot read the start of topic " + topic, e);
+            throw Topics.translate(options, "cannot read the " + (end ? "end" : "start") + " of topic " + topic, e);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.kproxy.journal.kafka;
 
 import static io.kproxy.testkit.NodeFixture.node;
-import static io.kproxy.testkit.ServiceFixture.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,43 +20,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** A follower mirrors the topic into a local log with Kafka offsets, resumes, starts from snapshots, survives a lost broker. */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
-class FollowerIT {
+class FollowerIT extends SharedBroker {
 
-    private static final AtomicInteger TOPICS = new AtomicInteger();
     private static final NodeName ME = new NodeName("node-a");
-    private static KafkaBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
-    private static KafkaLogOptions newTopic() {
-        KafkaLogOptions o = KafkaLogOptions.of(broker.bootstrapServers(), "follow-" + TOPICS.incrementAndGet(), "c1")
-                .withTimeout(Duration.ofSeconds(5));
-        Topics.create(o, (short) 1, Duration.ofDays(7).toMillis());
-        return o;
-    }
-
-    private static EventLog.Draft svc(String name) {
-        return new EventLog.Draft("source/kube", service("default", name).clusterIP("10.96.0.10").port("http", 80, "TCP").observed());
-    }
 
     /** Kafka offsets named by the local log's mirrored records, in local order. */
     private static List<Long> mirrored(EventLog local) {
@@ -70,7 +43,7 @@ class FollowerIT {
 
     @Test
     void mirrorsTheClusterFactsForThisNodeAndResumesWithoutDuplicates() throws Exception {
-        KafkaLogOptions o = newTopic();
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(5));
         MemoryEventLog local = new MemoryEventLog();
         try (KafkaEventLog writer = KafkaEventLog.open(o)) {
             writer.append(List.of(svc("a"), new EventLog.Draft("source/kube", node("node-a").observed()),
@@ -97,7 +70,7 @@ class FollowerIT {
 
     @Test
     void aFollowerBehindARemovedPrefixStartsFromTheSnapshot() throws Exception {
-        KafkaLogOptions o = newTopic();
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(5));
         try (KafkaEventLog writer = KafkaEventLog.open(o); Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             writer.append(List.of(svc("a"), svc("b"), svc("c"), new EventLog.Draft("source/kube", new SourceSynced(ResourceKind.SERVICE, "4"))))
                     .join();
@@ -144,7 +117,7 @@ class FollowerIT {
 
     @Test
     void aForeignRecordStopsTheFollowerAndNothingAfterItIsMirrored() throws Exception {
-        KafkaLogOptions o = newTopic();
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(5));
         try (KafkaEventLog writer = KafkaEventLog.open(o)) {
             writer.append(List.of(svc("a"))).join();
         }

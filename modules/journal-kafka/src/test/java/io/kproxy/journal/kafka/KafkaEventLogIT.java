@@ -1,6 +1,5 @@
 package io.kproxy.journal.kafka;
 
-import static io.kproxy.testkit.ServiceFixture.service;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +8,6 @@ import io.kproxy.events.ResourceKind;
 import io.kproxy.events.SourceSynced;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.EventLogException;
-import io.kproxy.kafka.testkit.KafkaBroker;
 import io.kproxy.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,49 +15,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The Kafka event log against Apache Kafka's own broker (kafka-testkit): what it keeps, and each refusal. */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class KafkaEventLogIT {
-
-    private static final AtomicInteger TOPICS = new AtomicInteger();
-    private static KafkaBroker broker;
-
-    @BeforeAll
-    static void startBroker() {
-        broker = KafkaBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
-    private static KafkaLogOptions newTopic(String cluster) {
-        KafkaLogOptions o = KafkaLogOptions.of(broker.bootstrapServers(), "log-" + TOPICS.incrementAndGet(), cluster)
-                .withTimeout(Duration.ofSeconds(15));
-        Topics.create(o, (short) 1, Duration.ofDays(7).toMillis());
-        return o;
-    }
-
-    private static EventLog.Draft draft(String name) {
-        return new EventLog.Draft("source/kube", service("default", name).clusterIP("10.96.0.10").port("http", 80, "TCP").observed());
-    }
+class KafkaEventLogIT extends SharedBroker {
 
     @Test
     void recordsKeepTheirKafkaOffsetsAndAreReadBackAndTailed() {
-        KafkaLogOptions o = newTopic("c1");
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(15));
         try (KafkaEventLog log = KafkaEventLog.open(o)) {
-            List<Long> offsets = log.append(List.of(draft("a"), draft("b"))).join();
+            List<Long> offsets = log.append(List.of(svc("a"), svc("b"))).join();
             assertThat(offsets).containsExactly(0L, 1L);
             long third = log.append("source/kube", new SourceSynced(ResourceKind.SERVICE, "7")).join();
             assertThat(third).isEqualTo(2L);
@@ -71,7 +42,7 @@ class KafkaEventLogIT {
             assertThat(log.firstOffset()).isZero();
             // the two present records come at once; the third arrives live
             var live = log.tail(1).take(3).collectList().toFuture();
-            log.append(List.of(draft("c"))).join();
+            log.append(List.of(svc("c"))).join();
             assertThat(live.orTimeout(30, TimeUnit.SECONDS).join()).extracting(Envelope::offset).containsExactly(1L, 2L, 3L);
         }
     }
@@ -79,13 +50,13 @@ class KafkaEventLogIT {
     @Test
     void aTimeIsFoundThroughTheTimestampIndex() {
         SettableClock clock = new SettableClock(Instant.parse("2026-11-26T10:00:00.000100Z"));
-        KafkaLogOptions o = newTopic("c1").withClock(clock);
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(15)).withClock(clock);
         try (KafkaEventLog log = KafkaEventLog.open(o)) {
-            log.append(List.of(draft("a"))).join();
+            log.append(List.of(svc("a"))).join();
             clock.set(Instant.parse("2026-11-26T10:00:00.000500Z")); // same millisecond, later
-            log.append(List.of(draft("b"))).join();
+            log.append(List.of(svc("b"))).join();
             clock.set(Instant.parse("2026-11-26T10:05:00Z"));
-            log.append(List.of(draft("c"))).join();
+            log.append(List.of(svc("c"))).join();
             assertThat(log.offsetAt(Instant.parse("2026-11-26T09:00:00Z"))).hasValue(0);
             assertThat(log.offsetAt(Instant.parse("2026-11-26T10:00:00.000200Z"))).hasValue(1);
             assertThat(log.offsetAt(Instant.parse("2026-11-26T10:01:00Z"))).hasValue(2);
@@ -95,9 +66,9 @@ class KafkaEventLogIT {
 
     @Test
     void theNewestUsableSnapshotIsServedFromTheSideTopic() {
-        KafkaLogOptions o = newTopic("c1");
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(15));
         try (KafkaEventLog log = KafkaEventLog.open(o)) {
-            log.append(List.of(draft("a"), draft("b"), draft("c"), draft("d"))).join();
+            log.append(List.of(svc("a"), svc("b"), svc("c"), svc("d"))).join();
             log.storeSnapshot(1, new byte[] {1});
             log.storeSnapshot(3, new byte[] {3});
             assertThat(log.snapshotAtOrBefore(10)).get().satisfies(s -> assertThat(s.offset()).isEqualTo(3));
@@ -108,9 +79,9 @@ class KafkaEventLogIT {
 
     @Test
     void aPrefixRemovedByRetentionIsALostRangeAndOlderSnapshotsAreNotUsed() throws Exception {
-        KafkaLogOptions o = newTopic("c1");
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(15));
         try (KafkaEventLog log = KafkaEventLog.open(o); Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-            log.append(List.of(draft("a"), draft("b"), draft("c"), draft("d"))).join();
+            log.append(List.of(svc("a"), svc("b"), svc("c"), svc("d"))).join();
             log.storeSnapshot(0, new byte[] {0});
             log.storeSnapshot(2, new byte[] {2});
             // what retention does to the log: its start moves past a prefix
@@ -129,11 +100,11 @@ class KafkaEventLogIT {
 
     @Test
     void aRecordOfANewerFormatIsRefusedAndNothingAfterItIsServed() {
-        KafkaLogOptions o = newTopic("c1");
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(15));
         try (KafkaEventLog log = KafkaEventLog.open(o)) {
-            log.append(List.of(draft("a"))).join();
+            log.append(List.of(svc("a"))).join();
             RawAppends.append(o, new byte[] {2, 1, 0, 0, 0}); // format version 2: not this build's
-            log.append(List.of(draft("b"))).join();
+            log.append(List.of(svc("b"))).join();
             assertThat(log.read(0, 1)).hasSize(1);
             assertThatThrownBy(() -> log.read(0, 10)).isInstanceOfSatisfying(KafkaLogException.class, e -> {
                 assertThat(e.problem()).isEqualTo(KafkaLogException.Problem.UNKNOWN_RECORD);
@@ -145,9 +116,9 @@ class KafkaEventLogIT {
 
     @Test
     void aTopicOfAnotherClusterIsRefused() {
-        KafkaLogOptions theirs = newTopic("cluster-b");
+        KafkaLogOptions theirs = newTopic("cluster-b", Duration.ofSeconds(15));
         try (KafkaEventLog log = KafkaEventLog.open(theirs)) {
-            log.append(List.of(draft("a"))).join();
+            log.append(List.of(svc("a"))).join();
         }
         KafkaLogOptions ours = KafkaLogOptions.of(broker.bootstrapServers(), theirs.topic(), "cluster-a").withTimeout(Duration.ofSeconds(15));
         try (KafkaEventLog log = KafkaEventLog.open(ours)) {
@@ -186,11 +157,11 @@ class KafkaEventLogIT {
 
     @Test
     void aNewWriterWithTheSameTransactionalIdFencesTheOldOne() {
-        KafkaLogOptions o = newTopic("c1").withTransactionalId("kproxy-recorder-test");
+        KafkaLogOptions o = newTopic("c1", Duration.ofSeconds(15)).withTransactionalId("kproxy-recorder-test");
         try (KafkaEventLog old = KafkaEventLog.open(o); KafkaEventLog next = KafkaEventLog.open(o)) {
-            assertThat(old.append(List.of(draft("a"))).join()).containsExactly(0L);
-            next.append(List.of(draft("b"))).join(); // initTransactions: the old producer's epoch is over
-            assertThatThrownBy(() -> old.append(List.of(draft("zombie"))).join()).isInstanceOf(CompletionException.class)
+            assertThat(old.append(List.of(svc("a"))).join()).containsExactly(0L);
+            next.append(List.of(svc("b"))).join(); // initTransactions: the old producer's epoch is over
+            assertThatThrownBy(() -> old.append(List.of(svc("zombie"))).join()).isInstanceOf(CompletionException.class)
                     .cause().isInstanceOfSatisfying(KafkaLogException.class,
                             e -> assertThat(e.problem()).isEqualTo(KafkaLogException.Problem.FENCED));
             // offsets skip the commit markers; the zombie's record is never seen

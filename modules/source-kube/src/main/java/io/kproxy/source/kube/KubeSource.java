@@ -120,13 +120,7 @@ public final class KubeSource implements AutoCloseable {
      *                                  message carries no credential
      */
     public static KubeSource create(KubeSourceOptions options, EventLog log, KnownObjects known) {
-        try {
-            return new KubeSource(options, log, known, Clock.systemUTC(), false);
-        } catch (ClientConfigException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw scrubbed(e);
-        }
+        return make(options, log, known, false);
     }
 
     /**
@@ -135,19 +129,20 @@ public final class KubeSource implements AutoCloseable {
      * log; {@code options.nodeName()} only names the recorder in its Events and logs.
      */
     public static KubeSource createRecorder(KubeSourceOptions options, EventLog log, KnownObjects known) {
+        return make(options, log, known, true);
+    }
+
+    private static KubeSource make(KubeSourceOptions options, EventLog log, KnownObjects known, boolean everyNode) {
         try {
-            return new KubeSource(options, log, known, Clock.systemUTC(), true);
+            return new KubeSource(options, log, known, Clock.systemUTC(), everyNode);
         } catch (ClientConfigException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw scrubbed(e);
+            // fabric8's messages may quote what it was given (a key, a header): keep the cause's
+            // class and a scrubbed message only.
+            throw new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getClass().getSimpleName()
+                    + ": " + Redactor.scrub(e.getMessage()));
         }
-    }
-
-    /** fabric8's messages may quote what it was given (a key, a header): keep the cause's class and a scrubbed message only. */
-    private static IllegalArgumentException scrubbed(RuntimeException e) {
-        return new IllegalArgumentException("cannot configure the Kubernetes client: " + e.getClass().getSimpleName()
-                + ": " + Redactor.scrub(e.getMessage()));
     }
 
     /**
