@@ -9,14 +9,18 @@ import io.kproxy.history.History;
 import io.kproxy.journal.LogPages;
 import io.kproxy.journal.MemoryEventLog;
 import io.kproxy.journal.kafka.KafkaEventLog;
+import io.kproxy.journal.kafka.KafkaLogException;
 import io.kproxy.journal.kafka.KafkaLogOptions;
 import io.kproxy.journal.kafka.MirroredOffsets;
 import io.kproxy.journal.kafka.NodeFacts;
 import io.kproxy.journal.kafka.TopicImage;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.journal.spi.Snapshot;
+import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +28,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Fleet time travel (docs/kafka.md, "Fleet time travel"): {@code render|diff|audit
@@ -51,6 +57,41 @@ final class FleetView {
 
     boolean given() {
         return bootstrapServers != null;
+    }
+
+    /**
+     * What a time-travel command answers from: the journal, or with
+     * {@code --kafka-bootstrap-servers} {@code node}'s facts on the topic (exactly one of the two).
+     */
+    History open(CommandSpec spec, Path journal, String node, String mode, PrintWriter err, String command) {
+        if (given()) {
+            if (journal != null || node == null) {
+                throw new ParameterException(spec.commandLine(), "--kafka-bootstrap-servers needs --node and takes no --journal");
+            }
+            NodeName name;
+            try {
+                name = new NodeName(node);
+            } catch (InvalidValueException e) {
+                throw new ParameterException(spec.commandLine(), "--node: " + e.getMessage());
+            }
+            return open(name, mode == null ? "nftables" : mode);
+        }
+        if (journal == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--journal=DIR' or '--kafka-bootstrap-servers'");
+        }
+        if (node != null) {
+            throw new ParameterException(spec.commandLine(), "--node goes with --kafka-bootstrap-servers (a journal is one node's)");
+        }
+        History h = History.open(journal).withProgress(HistoryExits.progress(err, command));
+        HistoryExits.warnings(err, command, h);
+        return h;
+    }
+
+    /** A topic that cannot be read: exit 5, as a journal that cannot be. */
+    static int refused(PrintWriter err, String command, KafkaLogException e) {
+        err.println("kproxy " + command + ": " + Terminal.text(e.getMessage()));
+        err.flush();
+        return HistoryExits.UNREADABLE;
     }
 
     /** Reads the node's facts from the topic into a history in memory. */

@@ -240,9 +240,7 @@ final class RenderCommand implements Callable<Integer> {
         } catch (HistoryException e) {
             return HistoryExits.report(err, "render", e);
         } catch (KafkaLogException e) {
-            err.println("kproxy render: " + Terminal.text(e.getMessage()));
-            err.flush();
-            return HistoryExits.UNREADABLE;
+            return FleetView.refused(err, "render", e);
         } catch (RuntimeException e) {
             return HistoryExits.failed(err, "render", e);
         }

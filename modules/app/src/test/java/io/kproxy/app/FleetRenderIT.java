@@ -71,11 +71,15 @@ class FleetRenderIT {
     }
 
     private static Run render(String cluster, String at) {
+        return kproxy("render", "--kafka-bootstrap-servers", broker.bootstrapServers(), "--topic", "fleet", "--cluster", cluster,
+                "--node", "gone-node", "--at", at);
+    }
+
+    private static Run kproxy(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = new CommandLine(new KproxyCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
-        int code = cl.execute("render", "--kafka-bootstrap-servers", broker.bootstrapServers(), "--topic", "fleet", "--cluster", cluster,
-                "--node", "gone-node", "--at", at);
+        int code = cl.execute(args);
         return new Run(code, out.toString(), err.toString());
     }
 
@@ -87,6 +91,21 @@ class FleetRenderIT {
         Run after = render("c1", T0.plusSeconds(7200).toString());
         assertThat(after.code()).as(after.err()).isZero();
         assertThat(after.out()).contains("10.0.1.12").doesNotContain("10.0.1.11");
+    }
+
+    @Test
+    void diffAndAuditAnswerFromTheTopicToo() {
+        Run diff = kproxy("diff", "--kafka-bootstrap-servers", broker.bootstrapServers(), "--topic", "fleet", "--cluster", "c1",
+                "--node", "gone-node", "--from", T0.plusSeconds(60).toString(), "--to", T0.plusSeconds(7200).toString());
+        assertThat(diff.code()).as(diff.err()).isZero();
+        assertThat(diff.out()).contains("demo/web").contains("10.0.1.11");
+        Run audit = kproxy("audit", "--kafka-bootstrap-servers", broker.bootstrapServers(), "--topic", "fleet", "--cluster", "c1",
+                "--node", "gone-node", "demo/web");
+        assertThat(audit.code()).as(audit.err()).isZero();
+        assertThat(audit.out()).contains("web-1");
+        Run both = kproxy("audit", "--kafka-bootstrap-servers", broker.bootstrapServers(), "--topic", "fleet", "--cluster", "c1",
+                "--journal", "/nonexistent", "--node", "gone-node", "demo/web");
+        assertThat(both.code()).isEqualTo(2);
     }
 
     @Test
