@@ -121,12 +121,16 @@ class KafkaAgentIT {
         return a;
     }
 
+    private int healthz() {
+        return NetnsHttp.get(topo.executor("node"), "127.0.0.1", 10256, "/healthz").status();
+    }
+
     private Set<String> tcpServers(int tries) {
         return KafkaAgents.servers(topo, "pod3", WEB, tries);
     }
 
     @Test
-    void followsTheTopicProgramsTheKernelAndResumesAfterAKill9WithoutGapOrDuplicate() throws Exception {
+    void followsTheTopicProgramsTheKernelResumesAfterAKill9AndSurvivesALostBrokerWithoutGapOrDuplicate() throws Exception {
         AgentProcess agent = startAgent("kafka-agent-1.log");
         await("web reachable").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> tcpServers(1).contains("pod1") || tcpServers(1).contains("pod2") || !agent.alive());
@@ -146,7 +150,19 @@ class KafkaAgentIT {
         await("scaled up after restart").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> tcpServers(20).equals(Set.of("pod1", "rpod")) || !restarted.alive());
         assertThat(restarted.alive()).as("agent alive; log:%n%s", restarted.output()).isTrue();
-        assertThat(NetnsHttp.get(topo.executor("node"), "127.0.0.1", 10256, "/healthz").status()).isEqualTo(200);
+        assertThat(healthz()).isEqualTo(200);
+
+        // The broker is lost (SIGKILL): the rules stay, /healthz turns 503 after twice the sync
+        // period; it returns on the same port and data: the agent reconnects and follows again.
+        broker.kill();
+        await("healthz 503 while the broker is gone").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .until(() -> healthz() == 503);
+        assertThat(tcpServers(20)).as("rules kept while the broker is gone").isEqualTo(Set.of("pod1", "rpod"));
+        assertThat(NetnsHttp.get(topo.executor("node"), "127.0.0.1", 10256, "/livez").status()).isEqualTo(200);
+        broker.restart();
+        append(webSlice("4", POD2, NODE));
+        await("follows again after the broker returns").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> healthz() == 200 && tcpServers(10).equals(Set.of("pod2")));
         restarted.close();
 
         // The node's journal holds every record of the topic once, in order (node-b's Node is not this node's).
