@@ -145,6 +145,31 @@ class RecorderFailoverIT {
         }
     }
 
+    @Test
+    void aLostBrokerStopsTheAppendsAndTheChangesMeanwhileArriveWhenItReturns() throws Exception {
+        service("s0", "10.96.0.10");
+        ClusterRecorder only = replica("recorder-1");
+        try {
+            await("leads").atMost(Duration.ofSeconds(60)).until(only::leading);
+            only.firstTerm().get(60, TimeUnit.SECONDS);
+            broker.kill();
+            for (int i = 1; i <= 10; i++) {
+                service("s" + i, "10.96.2." + i);
+            }
+            Thread.sleep(3_000); // appends fail and are retried with backoff meanwhile
+            broker.restart();
+            Map<String, String> expected = new TreeMap<>();
+            client.services().inNamespace("demo").list().getItems()
+                    .forEach(s -> expected.put("demo/" + s.getMetadata().getName(), s.getMetadata().getResourceVersion()));
+            try (KafkaEventLog log = KafkaEventLog.open(KafkaLogOptions.of(broker.bootstrapServers(), "cluster-events", CLUSTER))) {
+                await("the changes made while the broker was gone").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> services(log).equals(expected));
+            }
+        } finally {
+            only.close();
+        }
+    }
+
     private static Map<String, String> services(KafkaEventLog log) {
         TopicImage image = new TopicImage();
         log.read(0, 100_000).forEach(image::apply);
