@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
  *       what retention removed, starts from it.</li>
  * </ol>
  *
- * A lost Lease stops the source and closes the topic; a fenced writer (another replica leads)
- * stops its source by itself. All leadership changes run on one thread, in order.
+ * A lost Lease stops the source and closes the topic. A source that stops for good (its appends
+ * fenced by another replica, or the topic refused) ends the term; a replica that still holds the
+ * Lease then leads again after 5 s (fencing the other writer: the Lease holder is the one that
+ * appends). All leadership changes run on one thread, in order.
  * Thread-safe; {@link #close()} leaves the election and stops recording.
  */
 public final class ClusterRecorder implements AutoCloseable {
@@ -119,6 +121,13 @@ public final class ClusterRecorder implements AutoCloseable {
             KubeSource source = KubeSource.createRecorder(options.client(), log, TopicObjects.known(image));
             Term t = new Term(log, source, image);
             term = t;
+            // A source that stopped for good (its appends FENCED, or the log closed) ends the term;
+            // while this replica still holds the Lease it leads again, which fences the other writer.
+            source.addListener(s -> {
+                if (s.failed()) {
+                    onThread(() -> restart(t, s.lastError()));
+                }
+            });
             source.start();
             long period = options.snapshotPeriod().toMillis();
             t.snapshots = thread.scheduleWithFixedDelay(() -> snapshot(t), period, period, TimeUnit.MILLISECONDS);
@@ -150,6 +159,17 @@ public final class ClusterRecorder implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.warn("decision=skip-snapshot reason=\"{}\"", e.getMessage());
+        }
+    }
+
+    private void restart(Term t, String why) {
+        if (term != t) {
+            return;
+        }
+        LOG.warn("decision=end-term reason=\"{}\" still_leading={} retry_in={}", why, leading, RETRY);
+        stepDown();
+        if (leading && !closed.get()) {
+            thread.schedule(this::lead, RETRY.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

@@ -170,6 +170,30 @@ class RecorderFailoverIT {
         }
     }
 
+    @Test
+    void aFencedLeaderThatStillHoldsTheLeaseLeadsAgain() throws Exception {
+        service("s0", "10.96.0.10");
+        ClusterRecorder only = replica("recorder-1");
+        try {
+            await("leads").atMost(Duration.ofSeconds(60)).until(only::leading);
+            only.firstTerm().get(60, TimeUnit.SECONDS);
+            try (KafkaEventLog intruder = KafkaEventLog.open(topic)) {
+                intruder.fence(); // another writer with the recorders' transactional id, without the Lease
+            }
+            service("s1", "10.96.3.1"); // the leader's append is FENCED: its term ends, it leads again
+            Map<String, String> expected = new TreeMap<>();
+            client.services().inNamespace("demo").list().getItems()
+                    .forEach(s -> expected.put("demo/" + s.getMetadata().getName(), s.getMetadata().getResourceVersion()));
+            try (KafkaEventLog log = KafkaEventLog.open(KafkaLogOptions.of(broker.bootstrapServers(), "cluster-events", CLUSTER))) {
+                await("recorded again by the Lease holder").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> services(log).equals(expected));
+            }
+            assertThat(only.leading()).isTrue();
+        } finally {
+            only.close();
+        }
+    }
+
     private static Map<String, String> services(KafkaEventLog log) {
         TopicImage image = new TopicImage();
         log.read(0, 100_000).forEach(image::apply);
