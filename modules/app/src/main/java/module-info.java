@@ -22,6 +22,9 @@ module io.kproxy.app {
     requires io.kproxy.sample;
     requires io.kproxy.source.kube;
     requires io.kproxy.journal;
+    // eventLog: kafka, kproxy record and the time-travel commands over a topic (docs/kafka.md).
+    requires io.kproxy.journal.kafka;
+    requires io.kproxy.recorder;
     requires io.kproxy.config.loader;
     requires io.kproxy.backend;
     requires info.picocli;

@@ -23,6 +23,8 @@ import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.RetentionPolicy;
+import io.kproxy.journal.kafka.Follower;
+import io.kproxy.journal.kafka.KafkaEventLog;
 import io.kproxy.journal.spi.EventLog;
 import io.kproxy.ui.UiServer;
 import io.kproxy.listen.Limits;
@@ -86,6 +88,7 @@ final class Agent implements AutoCloseable {
     private final Deque<AutoCloseable> toClose = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Engine engine;
+    private volatile CompletableFuture<Void> followerFailure = new CompletableFuture<>();
 
     /** Where to serve the read-only journal page ({@code --ui-listen}), or null: off by default. */
     private final InetSocketAddress uiAddress;
@@ -137,18 +140,22 @@ final class Agent implements AutoCloseable {
 
     /**
      * What this build can run: the modes of the installed backends (each programs a kernel:
-     * iptables, nftables, ipvs), and the local journal (the only event log {@link #start} wires;
-     * {@code kafka} is configurable but not built yet).
+     * iptables, nftables, ipvs), and both event logs: the local source, or following the
+     * cluster's Kafka topic ({@link KafkaFollowing}).
      */
     static Availability availability() {
         Set<ProxyMode> modes = EnumSet.noneOf(ProxyMode.class);
         BackendProvider.all().forEach(p -> ProxyMode.fromApiName(p.mode()).ifPresent(modes::add));
-        return new Availability(modes, EnumSet.of(KproxyConfig.EventLogType.LOCAL));
+        return new Availability(modes, EnumSet.of(KproxyConfig.EventLogType.LOCAL, KproxyConfig.EventLogType.KAFKA));
     }
 
     private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {
         ProxyConfig config = resolved.config();
         String node = resolved.node().value();
+        boolean kafka = config.kproxy().eventLog().type() == KproxyConfig.EventLogType.KAFKA;
+        // Kafka mode: the topic first, so that a broker that cannot be reached, a missing topic or a
+        // wrong layout is refused before anything binds, opens the journal or touches the kernel.
+        KafkaEventLog topic = kafka ? own(KafkaEventLog.open(KafkaFollowing.options(config, resolved.node()))) : null;
         KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
                 .withMasterUrl(master.orElse(""));
         // Upstream's Events (docs/operations.md, "Events"): first, so that a refusal below is recorded; closed last.
@@ -180,6 +187,20 @@ final class Agent implements AutoCloseable {
 
         startUi(journal);
 
+        if (topic != null) {
+            Follower follower = KafkaFollowing.start(topic, log, resolved.node(), engine, registry);
+            // The follower stops first, then the topic (which ends its waiting tail), before the engine and the journal.
+            own(() -> {
+                follower.close();
+                topic.close();
+                follower.await(Duration.ofSeconds(10));
+            });
+            followerFailure = follower.failure();
+            events.record(UpstreamEvents.starting(node));
+            LOG.info("decision=agent-started node={} mode={} journal={} event_log=kafka topic={}", resolved.node(), config.mode().apiName(),
+                    dir, topic.options().topic());
+            return;
+        }
         KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
         KubeSource source = own(KubeSource.create(options, log, known));
         SourceMetrics sourceMetrics = new SourceMetrics(registry);
@@ -260,9 +281,9 @@ final class Agent implements AutoCloseable {
         }
     }
 
-    /** Completes exceptionally if the engine stops on its own (its log failed). */
+    /** Completes exceptionally if the engine stops on its own (its log failed) or the Kafka follower stops for good. */
     CompletableFuture<Void> failure() {
-        return engine.failure();
+        return CompletableFuture.anyOf(engine.failure(), followerFailure).thenApply(x -> null);
     }
 
     /** Bytes of the journal's files ({@code kproxy_journal_size_bytes}); -1 when unreadable. */

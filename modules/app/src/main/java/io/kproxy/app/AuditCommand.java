@@ -3,6 +3,7 @@ package io.kproxy.app;
 import io.kproxy.history.History;
 import io.kproxy.history.HistoryException;
 import io.kproxy.history.Times;
+import io.kproxy.journal.kafka.KafkaLogException;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.ServiceRef;
 import java.io.PrintWriter;
@@ -11,8 +12,10 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -32,8 +35,14 @@ final class AuditCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--journal", required = true, paramLabel = "DIR", description = "The journal directory (read only; a copy is fine).")
+    @Option(names = "--journal", paramLabel = "DIR", description = "The journal directory (read only; a copy is fine).")
     Path journal;
+
+    @Option(names = "--node", paramLabel = "NAME", description = "(--kafka-bootstrap-servers) The node to answer for.")
+    String node;
+
+    @Mixin
+    FleetView fleet = new FleetView();
 
     @Parameters(index = "0", paramLabel = "NAMESPACE/SERVICE", description = "The Service, e.g. shop/checkout.")
     String service;
@@ -52,14 +61,17 @@ final class AuditCommand implements Callable<Integer> {
             err.println("kproxy audit: " + e.getMessage() + " (expected NAMESPACE/SERVICE, e.g. shop/checkout)");
             return HistoryExits.USAGE;
         }
-        try (History h = History.open(journal).withProgress(HistoryExits.progress(err, "audit"))) {
-            HistoryExits.warnings(err, "audit", h);
+        try (History h = fleet.open(spec, journal, node, null, err, "audit")) {
             Optional<java.time.Instant> start = Optional.ofNullable(since).map(s -> Times.parse(s, Clock.systemUTC()));
             out.print(h.audit(ref, start));
             out.flush();
             return HistoryExits.OK;
         } catch (HistoryException e) {
             return HistoryExits.report(err, "audit", e);
+        } catch (KafkaLogException e) {
+            return FleetView.refused(err, "audit", e);
+        } catch (ParameterException e) {
+            throw e; // bad usage: picocli prints it with the usage, exit 2
         } catch (RuntimeException e) {
             return HistoryExits.failed(err, "audit", e);
         }

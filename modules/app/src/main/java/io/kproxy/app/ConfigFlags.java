@@ -158,6 +158,19 @@ final class ConfigFlags {
     @Option(names = {"-v", "--v"}, paramLabel = "LEVEL", description = "Log verbosity: 0-1 info, 2-4 debug, 5+ trace.")
     Integer verbosity;
 
+    @Option(names = "--event-log", paramLabel = "TYPE",
+            description = "kproxy: 'local' (the agent watches the API server) or 'kafka' (it follows the cluster's topic, docs/kafka.md).")
+    String eventLog;
+
+    @Option(names = "--kafka-bootstrap-servers", paramLabel = "HOST:PORT[,HOST:PORT]", description = "kproxy: the Kafka brokers (eventLog kafka).")
+    String kafkaBootstrapServers;
+
+    @Option(names = "--kafka-topic", paramLabel = "TOPIC", description = "kproxy: the cluster's event log topic (eventLog kafka).")
+    String kafkaTopic;
+
+    @Option(names = "--kafka-cluster", paramLabel = "NAME", description = "kproxy: the cluster identity the topic's records must carry (eventLog kafka).")
+    String kafkaCluster;
+
     @Option(names = "--journal-dir", paramLabel = "DIR", description = "kproxy: where the local journal lives.")
     String journalDir;
 
@@ -230,6 +243,10 @@ final class ConfigFlags {
         add(out, "--logging-format", loggingFormat, "logging", "format");
         add(out, "--v", verbosity, "logging", "verbosity");
         add(out, "--journal-dir", journalDir, "kproxy", "journalDir");
+        add(out, "--event-log", eventLog, "kproxy", "eventLog", "type");
+        add(out, "--kafka-bootstrap-servers", kafkaBootstrapServers, "kproxy", "eventLog", "kafka", "bootstrapServers");
+        add(out, "--kafka-topic", kafkaTopic, "kproxy", "eventLog", "kafka", "topic");
+        add(out, "--kafka-cluster", kafkaCluster, "kproxy", "eventLog", "kafka", "cluster");
         add(out, "--fsync-window", fsyncWindow, "kproxy", "fsyncWindow");
         add(out, "--snapshot-interval", snapshotInterval, "kproxy", "snapshotInterval");
         add(out, "--admin-socket", adminSocket, "kproxy", "adminSocket");

@@ -4,14 +4,17 @@ import io.kproxy.history.History;
 import io.kproxy.history.HistoryException;
 import io.kproxy.history.Point;
 import io.kproxy.history.Times;
+import io.kproxy.journal.kafka.KafkaLogException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -29,8 +32,14 @@ final class DiffCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--journal", required = true, paramLabel = "DIR", description = "The journal directory (read only; a copy is fine).")
+    @Option(names = "--journal", paramLabel = "DIR", description = "The journal directory (read only; a copy is fine).")
     Path journal;
+
+    @Option(names = "--node", paramLabel = "NAME", description = "(--kafka-bootstrap-servers) The node to answer for.")
+    String node;
+
+    @Mixin
+    FleetView fleet = new FleetView();
 
     @Option(names = "--from", required = true, paramLabel = "TIME", description = "The earlier time.")
     String from;
@@ -48,8 +57,9 @@ final class DiffCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (History h = History.open(journal).withProgress(HistoryExits.progress(err, "diff"))) {
-            HistoryExits.warnings(err, "diff", h);
+        try (History h = fleet.open(spec, journal, node, mode, err, "diff")) {
+            // a topic holds no node's syncs: what the node would have programmed is the desired state
+            boolean desired = this.desired || fleet.given();
             var t1 = Times.parse(from, Clock.systemUTC());
             var t2 = Times.parse(to, Clock.systemUTC());
             if (t2.isBefore(t1)) {
@@ -62,6 +72,10 @@ final class DiffCommand implements Callable<Integer> {
             return HistoryExits.OK;
         } catch (HistoryException e) {
             return HistoryExits.report(err, "diff", e);
+        } catch (KafkaLogException e) {
+            return FleetView.refused(err, "diff", e);
+        } catch (ParameterException e) {
+            throw e; // bad usage: picocli prints it with the usage, exit 2
         } catch (RuntimeException e) {
             return HistoryExits.failed(err, "diff", e);
         }

@@ -16,6 +16,7 @@ import io.kproxy.history.HistoryException;
 import io.kproxy.history.Point;
 import io.kproxy.history.Rendering;
 import io.kproxy.history.Times;
+import io.kproxy.journal.kafka.KafkaLogException;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.Json;
@@ -36,6 +37,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -110,8 +112,14 @@ final class RenderCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "(--journal) Precede each Service's rules with the records they came from.")
     boolean explain;
 
+    @Mixin
+    FleetView fleet = new FleetView();
+
     @Override
     public Integer call() {
+        if (fleet.given()) {
+            return fromTopic();
+        }
         if (journal != null) {
             return fromJournal();
         }
@@ -191,14 +199,48 @@ final class RenderCommand implements Callable<Integer> {
             } else {
                 point = h.atOffset(offset);
             }
-            Rendering r = h.render(point, Optional.ofNullable(mode));
-            out.print(explain ? h.explain(r) : r.text());
-            out.flush();
-            err.println("kproxy render: " + r.summary());
-            err.flush();
-            return HistoryExits.OK;
+            return print(h, point, out, err);
         } catch (HistoryException e) {
             return HistoryExits.report(err, "render", e);
+        } catch (RuntimeException e) {
+            return HistoryExits.failed(err, "render", e);
+        }
+    }
+
+    /** The ruleset of {@code point} (with its records under --explain) on out, its summary on err. */
+    private int print(History h, Point point, PrintWriter out, PrintWriter err) {
+        Rendering r = h.render(point, Optional.ofNullable(mode));
+        out.print(explain ? h.explain(r) : r.text());
+        out.flush();
+        err.println("kproxy render: " + r.summary());
+        err.flush();
+        return HistoryExits.OK;
+    }
+
+    /**
+     * Fleet time travel: what {@code --node} would have programmed at {@code --at}, from the
+     * cluster's topic ({@link FleetView}); exit 5 when the topic cannot be read (an unreachable
+     * broker, a missing topic, a record of another cluster or of a newer format).
+     */
+    private Integer fromTopic() {
+        if (node == null || at == null || journal != null || objects != null || offset != null || config != null || family != null) {
+            throw new ParameterException(spec.commandLine(), "--kafka-bootstrap-servers needs --node and --at, and takes none of "
+                    + "--journal, --objects, --offset, --config, --family");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        NodeName name;
+        try {
+            name = new NodeName(node);
+        } catch (InvalidValueException e) {
+            throw new ParameterException(spec.commandLine(), "--node: " + e.getMessage());
+        }
+        try (History h = fleet.open(name, mode == null ? "nftables" : mode)) {
+            return print(h, h.desiredAt(Times.parse(at, Clock.systemUTC())), out, err);
+        } catch (HistoryException e) {
+            return HistoryExits.report(err, "render", e);
+        } catch (KafkaLogException e) {
+            return FleetView.refused(err, "render", e);
         } catch (RuntimeException e) {
             return HistoryExits.failed(err, "render", e);
         }

@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /**
- * Issue 18, defect 7: {@code eventLog: kafka}, mode {@code ipvs} (then without a kernel
+ * Issue 18, defect 7: {@code eventLog: kafka} (built by issue 22; refused now when its cluster
+ * identity is missing), mode {@code ipvs} (then without a kernel
  * adapter; issue 21 gave it one, so it is accepted now) and {@code fsyncWindow: 1h} passed validation and {@code --write-config-to}, then failed at {@code run} start with exit 1
  * after binding the health ports. Now {@code run} refuses them with exit 2, naming the field and
  * the reason, before anything is bound or created: the health port is held by the test (a bind
@@ -45,7 +46,7 @@ class RunRefusesBeforeBindingTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "eventLog kafka|'kproxy:\n  eventLog:\n    type: kafka\n    kafka:\n      bootstrapServers: kafka:9092\n      topic: kproxy'"
-                + "|kproxy.eventLog.type: is not available in this build (available: local) (value \"kafka\")",
+                + "|kproxy.eventLog.kafka.cluster: required when eventLog.type is kafka",
         "fsyncWindow 1h|'kproxy:\n  fsyncWindow: 1h'|kproxy.fsyncWindow: must be greater than 0 and at most 1s (value \"1h0m0s\")",
     })
     void refusedWithExit2BeforeAnyPortOrJournal(String name, String yaml, String expected, @TempDir Path dir) throws Exception {

@@ -173,7 +173,8 @@ final class Binder {
         KproxyConfig.EventLogType type = log.choice("type", KproxyConfig.EventLogType::fromApiName, KproxyConfig.EventLogType.LOCAL,
                 "local or kafka");
         TreeReader k = log.object("kafka");
-        KproxyConfig.KafkaConfig kafka = new KproxyConfig.KafkaConfig(k.string("bootstrapServers"), k.string("topic"), k.string("clientId"));
+        KproxyConfig.KafkaConfig kafka = new KproxyConfig.KafkaConfig(k.string("bootstrapServers"), k.string("topic"), k.string("clientId"),
+                k.string("cluster"));
         k.finish();
         log.finish();
         KproxyConfig c = new KproxyConfig(journalDir, fsyncWindow, snapshotInterval, retention,

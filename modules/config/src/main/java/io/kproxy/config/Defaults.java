@@ -107,7 +107,8 @@ public final class Defaults {
             return nested(e, "kafka", k -> {
                 k = setIf(k, "bootstrapServers", Json.of(""), Defaults::isNull);
                 k = setIf(k, "topic", Json.of(""), Defaults::isNull);
-                return setIf(k, "clientId", Json.of(""), Defaults::isNull);
+                k = setIf(k, "clientId", Json.of(""), Defaults::isNull);
+                return setIf(k, "cluster", Json.of(""), Defaults::isNull);
             });
         });
         o = setIf(o, "serviceCIDRs", Json.Arr.EMPTY, Defaults::isNull);

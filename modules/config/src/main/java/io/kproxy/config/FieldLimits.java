@@ -30,6 +30,7 @@ final class FieldLimits {
         text(errs, "clientConnection.contentType", c.clientConnection().contentType());
         text(errs, "kproxy.eventLog.kafka.bootstrapServers", c.kproxy().eventLog().kafka().bootstrapServers());
         text(errs, "kproxy.eventLog.kafka.clientId", c.kproxy().eventLog().kafka().clientId());
+        text(errs, "kproxy.eventLog.kafka.cluster", c.kproxy().eventLog().kafka().cluster());
         text(errs, "winkernel.networkName", c.winkernel().networkName());
         text(errs, "winkernel.sourceVip", c.winkernel().sourceVip());
         text(errs, "winkernel.rootHnsEndpointName", c.winkernel().rootHnsEndpointName());

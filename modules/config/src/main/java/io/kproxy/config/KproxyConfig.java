@@ -93,15 +93,18 @@ public record KproxyConfig(String journalDir, Duration fsyncWindow, long snapsho
      * @param bootstrapServers comma-separated {@code host:port} list
      * @param topic            the topic name
      * @param clientId         the Kafka client id; {@code ""} lets the agent derive one
+     * @param cluster          the Kubernetes cluster's identity the topic's records must carry
+     *                         (docs/kafka.md, "Cluster identity"); required in Kafka mode
      */
-    public record KafkaConfig(String bootstrapServers, String topic, String clientId) {
+    public record KafkaConfig(String bootstrapServers, String topic, String clientId, String cluster) {
         public KafkaConfig {
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
             Objects.requireNonNull(topic, "topic");
             Objects.requireNonNull(clientId, "clientId");
+            Objects.requireNonNull(cluster, "cluster");
         }
 
         /** No Kafka settings. */
-        public static final KafkaConfig UNSET = new KafkaConfig("", "", "");
+        public static final KafkaConfig UNSET = new KafkaConfig("", "", "", "");
     }
 }

@@ -68,6 +68,10 @@ final class KproxyRules {
                 }
             }
         }
+        if (required && kafka.cluster().isBlank()) {
+            errs.add(new FieldError("kproxy.eventLog.kafka.cluster", kafka.cluster(),
+                    "required when eventLog.type is kafka: the cluster's identity its topic's records carry"));
+        }
         if (kafka.topic().isEmpty()) {
             if (required) {
                 errs.add(new FieldError("kproxy.eventLog.kafka.topic", "", "required when eventLog.type is kafka"));

@@ -88,7 +88,7 @@ final class TreeWriter {
                 "retention", Json.obj("maxAge", d(k.retention().maxAge()), "maxBytes", Json.of(k.retention().maxBytes())),
                 "eventLog", Json.obj("type", Json.of(k.eventLog().type().apiName()), "kafka", Json.obj(
                         "bootstrapServers", Json.of(kafka.bootstrapServers()), "topic", Json.of(kafka.topic()),
-                        "clientId", Json.of(kafka.clientId()))),
+                        "clientId", Json.of(kafka.clientId()), "cluster", Json.of(kafka.cluster()))),
                 "serviceCIDRs", strings(k.serviceCIDRs()), "adminSocket", Json.of(k.adminSocket()), "adminGroup",
                 Json.of(k.adminGroup()));
     }

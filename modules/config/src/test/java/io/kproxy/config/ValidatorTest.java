@@ -161,10 +161,12 @@ class ValidatorTest {
                 Arguments.of(defaultsWith("kproxy.snapshotInterval", 99), "kproxy.snapshotInterval"),
                 Arguments.of(defaultsWith("kproxy.retention.maxAge", "-1h"), "kproxy.retention.maxAge"),
                 Arguments.of(defaultsWith("kproxy.retention.maxBytes", 0), "kproxy.retention.maxBytes"),
-                Arguments.of(defaultsWith("kproxy.eventLog.type", "kafka", "kproxy.eventLog.kafka.topic", "t"),
+                Arguments.of(defaultsWith("kproxy.eventLog.type", "kafka", "kproxy.eventLog.kafka.topic", "t", "kproxy.eventLog.kafka.cluster", "c"),
                         "kproxy.eventLog.kafka.bootstrapServers"),
-                Arguments.of(defaultsWith("kproxy.eventLog.type", "kafka", "kproxy.eventLog.kafka.bootstrapServers", "k:9092"),
-                        "kproxy.eventLog.kafka.topic"),
+                Arguments.of(defaultsWith("kproxy.eventLog.type", "kafka", "kproxy.eventLog.kafka.bootstrapServers", "k:9092",
+                        "kproxy.eventLog.kafka.cluster", "c"), "kproxy.eventLog.kafka.topic"),
+                Arguments.of(defaultsWith("kproxy.eventLog.type", "kafka", "kproxy.eventLog.kafka.bootstrapServers", "k:9092",
+                        "kproxy.eventLog.kafka.topic", "t"), "kproxy.eventLog.kafka.cluster"),
                 Arguments.of(defaultsWith("kproxy.eventLog.kafka.bootstrapServers", "k:9092,k2"), "kproxy.eventLog.kafka.bootstrapServers"),
                 Arguments.of(defaultsWith("kproxy.eventLog.kafka.topic", "bad topic"), "kproxy.eventLog.kafka.topic"),
                 Arguments.of(defaultsWith("kproxy.serviceCIDRs", new String[] {"10.96.0.0/12", "nope"}), "kproxy.serviceCIDRs[1]"),
@@ -190,7 +192,7 @@ class ValidatorTest {
     void kproxyValidValues() {
         assertThat(paths(defaultsWith("kproxy.adminSocket", "/var/run/kproxy-" + "x".repeat(86) + ".sock", "kproxy.eventLog.type", "kafka",
                 "kproxy.eventLog.kafka.bootstrapServers", "kafka-0.kafka.svc:9092, 10.0.0.5:9093", "kproxy.eventLog.kafka.topic",
-                "kproxy.events-v1", "kproxy.serviceCIDRs", new String[] {"10.96.0.0/12", "fd00:10:96::/112"}))).isEmpty();
+                "kproxy.events-v1", "kproxy.eventLog.kafka.cluster", "prod-eu-1", "kproxy.serviceCIDRs", new String[] {"10.96.0.0/12", "fd00:10:96::/112"}))).isEmpty();
         for (String group : new String[] {"kproxy-admin", "_ops", "Ops.Team", "machine$", "0", "4294967294", "x".repeat(32)}) {
             assertThat(paths(defaultsWith("kproxy.adminGroup", group))).as(group).isEmpty();
         }

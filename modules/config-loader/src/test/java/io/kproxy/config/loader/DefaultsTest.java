@@ -157,11 +157,11 @@ class DefaultsTest {
     @Test
     void kproxyDefaultsOnlyWhenAbsent() {
         ProxyConfig c = ConfigLoader.load(HEADER + "kproxy:\n  journalDir: /data/j\n  eventLog:\n    type: kafka\n    kafka:\n"
-                + "      bootstrapServers: kafka-0.kafka:9092,kafka-1.kafka:9092\n      topic: kproxy.events\n");
+                + "      bootstrapServers: kafka-0.kafka:9092,kafka-1.kafka:9092\n      topic: kproxy.events\n      cluster: prod-eu-1\n");
         assertThat(c.kproxy().journalDir()).isEqualTo("/data/j");
         assertThat(c.kproxy().fsyncWindow()).isEqualTo(Duration.ofMillis(2));
         assertThat(c.kproxy().eventLog().kafka()).isEqualTo(
-                new KproxyConfig.KafkaConfig("kafka-0.kafka:9092,kafka-1.kafka:9092", "kproxy.events", ""));
+                new KproxyConfig.KafkaConfig("kafka-0.kafka:9092,kafka-1.kafka:9092", "kproxy.events", "", "prod-eu-1"));
         assertThat(c.featureGates()).isEqualTo(Map.of());
     }
 }

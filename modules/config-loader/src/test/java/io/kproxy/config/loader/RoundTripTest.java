@@ -85,7 +85,7 @@ class RoundTripTest {
         LoggingConfig logging = new LoggingConfig(s(r), d(r), r.nextInt(Integer.MAX_VALUE), List.of(new LoggingConfig.VModuleItem(s(r), r.nextInt(10))),
                 new LoggingConfig.FormatOptions(new LoggingConfig.OutputRouting(r.nextBoolean(), s(r)), new LoggingConfig.OutputRouting(r.nextBoolean(), s(r))));
         KproxyConfig kproxy = new KproxyConfig(s(r), d(r), r.nextLong(), new KproxyConfig.RetentionConfig(d(r), r.nextLong()),
-                new KproxyConfig.EventLogConfig(pick(r, KproxyConfig.EventLogType.values()), new KproxyConfig.KafkaConfig(s(r), s(r), s(r))),
+                new KproxyConfig.EventLogConfig(pick(r, KproxyConfig.EventLogType.values()), new KproxyConfig.KafkaConfig(s(r), s(r), s(r), s(r))),
                 list(r), s(r), s(r));
         return new ProxyConfig(gates, new ClientConnectionConfig(s(r), s(r), s(r), r.nextFloat() * 1000 - 10, r.nextInt()),
                 s(r), s(r), s(r), s(r), r.nextBoolean(), r.nextBoolean(), s(r), pick(r, ProxyMode.values()),

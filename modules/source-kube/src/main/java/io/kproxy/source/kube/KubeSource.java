@@ -69,7 +69,7 @@ public final class KubeSource implements AutoCloseable {
     private boolean started;
     private boolean closed;
 
-    private KubeSource(KubeSourceOptions options, EventLog log, KnownObjects known, Clock clock) {
+    private KubeSource(KubeSourceOptions options, EventLog log, KnownObjects known, Clock clock, boolean everyNode) {
         this.options = options;
         this.stats = new SourceStats(clock);
         this.queue = new AppendQueue(log, options.sourceName(), options.queueCapacity(), options.appendBatch(),
@@ -93,7 +93,7 @@ public final class KubeSource implements AutoCloseable {
                 settings.authentication());
         watches.add(watch(KindSpec.services(), known, sink));
         watches.add(watch(KindSpec.endpointSlices(), known, sink));
-        watches.add(watch(KindSpec.node(options.nodeName()), known, sink));
+        watches.add(watch(everyNode ? KindSpec.nodes() : KindSpec.node(options.nodeName()), known, sink));
         watches.add(watch(KindSpec.serviceCidrs(), known, sink));
         this.synced = CompletableFuture.allOf(watches.stream().map(KindWatch::settled).toArray(CompletableFuture[]::new));
         stats.bind(() -> watches.stream().allMatch(KindWatch::isWatching), synced::isDone, queue::depth);
@@ -120,8 +120,21 @@ public final class KubeSource implements AutoCloseable {
      *                                  message carries no credential
      */
     public static KubeSource create(KubeSourceOptions options, EventLog log, KnownObjects known) {
+        return make(options, log, known, false);
+    }
+
+    /**
+     * As {@link #create}, for the cluster recorder ({@code kproxy record}, docs/kafka.md): it
+     * records every Node, not one node's, since each follower folds its own from the cluster's
+     * log; {@code options.nodeName()} only names the recorder in its Events and logs.
+     */
+    public static KubeSource createRecorder(KubeSourceOptions options, EventLog log, KnownObjects known) {
+        return make(options, log, known, true);
+    }
+
+    private static KubeSource make(KubeSourceOptions options, EventLog log, KnownObjects known, boolean everyNode) {
         try {
-            return new KubeSource(options, log, known, Clock.systemUTC());
+            return new KubeSource(options, log, known, Clock.systemUTC(), everyNode);
         } catch (ClientConfigException e) {
             throw e;
         } catch (RuntimeException e) {

@@ -69,6 +69,11 @@ public record KindSpec<T extends RawObject>(ResourceKind kind, Function<Kubernet
                 "");
     }
 
+    /** Every Node: the cluster recorder's informer (docs/kafka.md); a node agent watches only its own. */
+    public static KindSpec<RawNode> nodes() {
+        return new KindSpec<>(ResourceKind.NODE, c -> c.resources(RawNode.class), RawNode::new, "");
+    }
+
     /**
      * Every {@code networking.k8s.io/v1} ServiceCIDR: the service ranges, which upstream's
      * nftables mode learns from them ({@code pkg/proxy/config/config.go} ServiceCIDRConfig, no

@@ -1,0 +1,211 @@
+package io.kproxy.recorder;
+
+import io.kproxy.journal.kafka.KafkaEventLog;
+import io.kproxy.journal.kafka.TopicImage;
+import io.kproxy.source.kube.KubeSource;
+import io.kproxy.source.kube.LeaseElection;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code kproxy record} (docs/kafka.md, "The recorder"): one replica of the cluster's recorder.
+ * It joins the Lease election; while it leads, and only then, it appends:
+ *
+ * <ol>
+ *   <li>It opens the topic and {@linkplain KafkaEventLog#fence() fences} the previous writer:
+ *       every replica shares one transactional id, so the broker aborts the old leader's open
+ *       transaction and refuses its later writes, even when the old leader still believes it
+ *       leads (a paused process, a partition, clock skew between Lease holders).</li>
+ *   <li>It folds the topic (the newest snapshot plus what follows, {@code read_committed}), so it
+ *       knows exactly what the topic holds once no one else can add to it.</li>
+ *   <li>It relists the API server with a source that knows those objects: only what differs is
+ *       appended (no gap: everything the API server holds is on the topic after the relist; no
+ *       duplicate: an object whose latest observation is already there is not appended again),
+ *       then it records every change, every Node included.</li>
+ *   <li>Every {@code snapshotPeriod} it folds what was appended and, after {@code snapshotEvery}
+ *       records, writes a snapshot of the topic's objects, so that a new follower, or one behind
+ *       what retention removed, starts from it.</li>
+ * </ol>
+ *
+ * A lost Lease stops the source and closes the topic. A source that stops for good (its appends
+ * fenced by another replica, or the topic refused) ends the term; a replica that still holds the
+ * Lease then leads again after 5 s (fencing the other writer: the Lease holder is the one that
+ * appends). All leadership changes run on one thread, in order.
+ * Thread-safe; {@link #close()} leaves the election and stops recording.
+ */
+public final class ClusterRecorder implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterRecorder.class);
+    private static final Duration RETRY = Duration.ofSeconds(5);
+
+    private final RecorderOptions options;
+    private final ScheduledExecutorService thread;
+    private final CompletableFuture<Void> firstTerm = new CompletableFuture<>();
+    private volatile LeaseElection election;
+    private volatile boolean leading;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private Term term;
+
+    /** One leadership: the topic, the source appending to it, what is folded, the snapshot task. */
+    private static final class Term {
+        final KafkaEventLog log;
+        final KubeSource source;
+        TopicImage image;
+        long snapshotAt;
+        ScheduledFuture<?> snapshots;
+
+        Term(KafkaEventLog log, KubeSource source, TopicImage image) {
+            this.log = log;
+            this.source = source;
+            this.image = image;
+            this.snapshotAt = image.offset();
+        }
+    }
+
+    private ClusterRecorder(RecorderOptions options) {
+        this.options = options;
+        this.thread = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("kproxy-recorder").daemon().factory());
+    }
+
+    /** Joins the election; returns at once. */
+    public static ClusterRecorder start(RecorderOptions options) {
+        ClusterRecorder r = new ClusterRecorder(options);
+        r.election = LeaseElection.join(options.client(), options.lease(), () -> {
+            r.leading = true;
+            r.onThread(r::lead);
+        }, () -> {
+            r.leading = false;
+            r.onThread(r::stepDown);
+        }, id -> LOG.info("decision=leader-seen identity={} me={}", id, options.lease().identity()));
+        return r;
+    }
+
+    /** Runs {@code task} on the recorder's thread, unless it is closed (a callback after close). */
+    private void onThread(Runnable task) {
+        try {
+            thread.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("decision=ignore-callback reason=closed");
+        }
+    }
+
+    /** Whether this replica holds the Lease and records. */
+    public boolean leading() {
+        return leading;
+    }
+
+    /** Completes once this replica recorded for the first time (its relist is appended). */
+    public CompletableFuture<Void> firstTerm() {
+        return firstTerm;
+    }
+
+    private void lead() {
+        if (term != null || !leading) {
+            return;
+        }
+        KafkaEventLog log = null;
+        try {
+            log = KafkaEventLog.open(options.topic());
+            log.fence();
+            TopicImage image = TopicObjects.fold(log);
+            LOG.info("decision=lead identity={} topic={} folded_to={} services={} slices={} nodes={}", options.lease().identity(),
+                    options.topic().topic(), image.offset(), image.objects(io.kproxy.events.ResourceKind.SERVICE).size(),
+                    image.objects(io.kproxy.events.ResourceKind.ENDPOINT_SLICE).size(),
+                    image.objects(io.kproxy.events.ResourceKind.NODE).size());
+            KubeSource source = KubeSource.createRecorder(options.client(), log, TopicObjects.known(image));
+            Term t = new Term(log, source, image);
+            term = t;
+            // A source that stopped for good (its appends FENCED, or the log closed) ends the term;
+            // while this replica still holds the Lease it leads again, which fences the other writer.
+            source.addListener(s -> {
+                if (s.failed()) {
+                    onThread(() -> restart(t, s.lastError()));
+                }
+            });
+            source.start();
+            long period = options.snapshotPeriod().toMillis();
+            t.snapshots = thread.scheduleWithFixedDelay(() -> snapshot(t), period, period, TimeUnit.MILLISECONDS);
+            source.synced().thenRun(() -> firstTerm.complete(null));
+        } catch (RuntimeException e) {
+            LOG.error("decision=retry-lead reason=\"{}\" retry_in={}", e.getMessage(), RETRY);
+            if (term == null && log != null) {
+                log.close();
+            }
+            if (term != null) {
+                stepDown();
+            }
+            if (!closed.get()) {
+                thread.schedule(this::lead, RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** Folds what was appended since; stores a snapshot when {@code snapshotEvery} records passed. */
+    private void snapshot(Term t) {
+        if (term != t) {
+            return;
+        }
+        try {
+            t.image = TopicObjects.advance(t.log, t.image);
+            if (t.image.offset() - t.snapshotAt >= options.snapshotEvery()) {
+                t.log.storeSnapshot(t.image.offset(), t.image.encode());
+                t.snapshotAt = t.image.offset();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("decision=skip-snapshot reason=\"{}\"", e.getMessage());
+        }
+    }
+
+    private void restart(Term t, String why) {
+        if (term != t) {
+            return;
+        }
+        LOG.warn("decision=end-term reason=\"{}\" still_leading={} retry_in={}", why, leading, RETRY);
+        stepDown();
+        if (leading && !closed.get()) {
+            thread.schedule(this::lead, RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void stepDown() {
+        Term t = term;
+        term = null;
+        if (t == null) {
+            return;
+        }
+        if (t.snapshots != null) {
+            t.snapshots.cancel(false);
+        }
+        t.source.close();
+        t.log.close();
+        LOG.info("decision=step-down identity={}", options.lease().identity());
+    }
+
+    /** Leaves the election (releasing the Lease) and stops recording. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        LeaseElection e = election;
+        if (e != null) {
+            e.close();
+        }
+        leading = false;
+        onThread(this::stepDown);
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
