@@ -9,6 +9,7 @@ import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.IpvsKernel;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.NodeState;
@@ -26,9 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ipvs {@link Backend}. Render is pure ({@link PlanRenderer}) in the node state and the
- * {@link HostFacts} read from the kernel just before it (the node's local addresses at every
- * render, as upstream lists them at every sync; whether the configured scheduler exists, asked
- * again at every render while it is missing); diff is pure in the two plans, the options and the snapshot of draining real
+ * {@link HostFacts}: the node's local addresses as the node state holds them (recorded by the
+ * engine from {@link #localAddresses}, which reads them at every sync as upstream lists them, so
+ * that history renders what was programmed), and whether the configured scheduler exists, read
+ * from the kernel just before the render (asked again at every render while it is missing); diff is pure in the two plans, the options and the snapshot of draining real
  * servers the backend holds (what the kernel's connection counts decided, as upstream's
  * graceful-termination manager holds it; docs/backends/ipvs.md), except that a forced full sync
  * compares with what the kernel holds ({@link #diff}). Apply, cleanup and the probe go through the
@@ -69,15 +71,16 @@ final class IpvsBackend implements Backend {
         return renderer.render(state, facts(state));
     }
 
-    /** Reads the node's local addresses again: other addresses than the previous plan's render everything again. */
+    /** Other local addresses than the previous plan's (the node state's) render everything again. */
     @Override
     public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
         return renderer.renderIncremental(ipvs(previous), state, delta, facts(state));
     }
 
     /**
-     * The kernel's view the render needs: its local addresses but {@code kube-ipvs0}'s, and whether
-     * it has the configured scheduler. A failed read fails the render (the engine retries it as a
+     * What the render needs beyond the node state's services: the local addresses the node state
+     * recorded (none recorded: the Node object's, see {@link PartRenderer}), and whether the kernel
+     * has the configured scheduler. A failed read fails the render (the engine retries it as a
      * failed sync); the Backend SPI's render declares no kernel exception, hence the unchecked one.
      */
     private HostFacts facts(NodeState state) {
@@ -95,10 +98,21 @@ final class IpvsBackend implements Backend {
                 LOG.info("decision=scheduler-available mode=ipvs scheduler={}", scheduler);
             }
             schedulers.put(scheduler, has);
-            return new HostFacts(k.localAddresses(PartText.DUMMY), has ? new TreeSet<>() : new TreeSet<>(Set.of(scheduler)));
+            List<IpAddress> local = state.node().localAddresses();
+            return new HostFacts(local.isEmpty() ? Optional.empty() : Optional.of(local), has ? new TreeSet<>() : new TreeSet<>(Set.of(scheduler)));
         } catch (KernelException e) {
-            throw new IllegalStateException("reading the node's local addresses and schedulers: " + e.getMessage(), e);
+            throw new IllegalStateException("asking the kernel for scheduler " + scheduler + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every local address but {@code kube-ipvs0}'s, loopback and IPv6 link-local ones, read now
+     * (upstream's {@code GetAllLocalAddressesExcept}, {@code pkg/proxy/ipvs/proxier.go}); empty
+     * when the kernel adapter cannot list them (the in-memory one before a test sets them).
+     */
+    @Override
+    public Optional<List<IpAddress>> localAddresses() throws KernelException {
+        return applier.kernel().localAddresses(PartText.DUMMY);
     }
 
     /**

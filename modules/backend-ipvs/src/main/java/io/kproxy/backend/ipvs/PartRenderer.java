@@ -29,7 +29,7 @@ import java.util.Optional;
  * more real servers than {@link #MAX_REAL_SERVERS} on one virtual server, and virtual servers
  * with a scheduler the kernel lacks ({@link HostFacts#missingSchedulers}).
  *
- * <p>The node's addresses are its local addresses when the backend read them from the kernel
+ * <p>The node's addresses are its local addresses when the node state recorded them
  * ({@link HostFacts#localAddresses}, upstream's {@code nodeAddressSet}), else the Node object's.
  */
 final class PartRenderer {
