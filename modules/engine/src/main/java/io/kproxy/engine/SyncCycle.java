@@ -6,6 +6,7 @@ import io.kproxy.backend.ConntrackFilter;
 import io.kproxy.backend.FullSyncSchedule;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.events.ClusterEvent;
@@ -172,7 +173,7 @@ final class SyncCycle {
         } catch (RuntimeException e) {
             return failed(target, tx.kind(), now, start, e.toString(), true);
         }
-        Applied done = new Applied(tx.kind(), tx.operations(), tx.text().length(), tx.result());
+        Applied done = new Applied(tx.kind(), tx.operations(), tx.text().length(), tx.result(), tx.skipped());
         schedule = schedule.after(tx, now, true);
         tx = null; // its text (megabytes on a full sync) is garbage from here on: see compactAroundLargeRewrite
         return succeeded(target, done, delta, now, start);
@@ -226,7 +227,7 @@ final class SyncCycle {
     }
 
     /** What a successful sync applied, without the transaction's text. */
-    private record Applied(SyncKind kind, int operations, int chars, Plan result) {
+    private record Applied(SyncKind kind, int operations, int chars, Plan result, List<Skipped> skipped) {
         boolean isEmpty() {
             return operations == 0;
         }
@@ -283,6 +284,12 @@ final class SyncCycle {
             record(() -> new SyncApplied(backend.mode(), gen, target.uptoOffset(), kind, result.rulesetHash(), took));
         }
         metrics.syncApplied(tx.kind(), took, end);
+        for (Skipped s : tx.skipped()) {
+            // Reported by the backend once, when the decision is new (docs/backends/ipvs.md, "Bad input").
+            LOG.warn("decision=skip-bad-input mode={} cause={} object=\"{}\" reason=\"{}\"", backend.mode(), s.cause().label(),
+                    s.object().replace('"', '\''), s.reason().replace('"', '\''));
+            metrics.skipped(s);
+        }
         noLocal.update(before, target.node(), delta.changedPorts());
         metrics.noLocalEndpoints(noLocal);
         for (PendingChanges.Change c : pending.drainUpTo(target.uptoOffset())) {

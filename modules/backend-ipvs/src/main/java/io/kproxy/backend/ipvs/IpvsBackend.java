@@ -4,6 +4,7 @@ import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.IpvsKernel;
@@ -16,6 +17,7 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.PersistentMap;
 import io.kproxy.state.StateDelta;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,30 +130,36 @@ final class IpvsBackend implements Backend {
         Optional<IpvsPlan> last = lastApplied.map(IpvsBackend::ipvs);
         if (options.forceFull() && last.isPresent()) {
             try {
-                return diffFromKernel(desired, options);
+                // Skips new since the last plan only: the hourly full sync does not report them again.
+                return diffFromKernel(desired, options).withSkipped(newlySkipped(last, ipvs(desired)));
             } catch (KernelException e) {
                 throw new IllegalStateException("reading the kernel for a full sync: " + e.getMessage(), e);
             }
         }
-        report(last, ipvs(desired));
-        return IpvsDiff.diff(last, ipvs(desired), options, applier.draining());
+        return IpvsDiff.diff(last, ipvs(desired), options, applier.draining()).withSkipped(newlySkipped(last, ipvs(desired)));
     }
 
     @Override
     public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
-        report(Optional.empty(), ipvs(desired));
-        return IpvsDiff.fromKernel(KernelReader.read(applier.kernel()), ipvs(desired), options.now(), applier.draining());
+        return IpvsDiff.fromKernel(KernelReader.read(applier.kernel()), ipvs(desired), options.now(), applier.draining())
+                .withSkipped(newlySkipped(Optional.empty(), ipvs(desired)));
     }
 
-    /** One line per service port newly skipped as bad input, and per virtual-server conflict when they change. */
-    private static void report(Optional<IpvsPlan> last, IpvsPlan desired) {
+    /**
+     * The objects {@code desired} newly skips as bad input (docs/backends/ipvs.md, "Bad input"):
+     * service ports skipped now but not in {@code last} (or skipped for another reason), and the
+     * virtual-server conflicts of a family when they changed; everything skipped when there is no
+     * last plan. O(change): the part maps are diffed structurally. The engine logs and counts them.
+     */
+    private static List<Skipped> newlySkipped(Optional<IpvsPlan> last, IpvsPlan desired) {
+        List<Skipped> out = new ArrayList<>();
         for (IpFamily f : IpFamily.values()) {
             FamilyPlan d = desired.family(f);
             PersistentMap<ServicePortName, PortPart> before = last.map(p -> p.family(f).parts()).orElse(PersistentMap.empty());
             before.diff(d.parts(), new PersistentMap.DiffVisitor<>() {
                 @Override
                 public void added(ServicePortName key, PortPart value) {
-                    skipped(f, value);
+                    value.skipped().ifPresent(out::add);
                 }
 
                 @Override
@@ -160,18 +168,15 @@ final class IpvsBackend implements Backend {
 
                 @Override
                 public void changed(ServicePortName key, PortPart was, PortPart now) {
-                    skipped(f, now);
+                    now.skipped().filter(s -> !was.skipped().equals(Optional.of(s))).ifPresent(out::add);
                 }
             });
             List<String> conflicts = d.image().conflicts();
             if (!conflicts.equals(last.map(p -> p.family(f).image().conflicts()).orElse(List.of()))) {
-                conflicts.forEach(c -> LOG.warn("decision=skip-virtual-server mode=ipvs family={} reason=\"{}\"", f, c));
+                conflicts.forEach(c -> out.add(new Skipped(Skipped.Cause.DUPLICATE_VIRTUAL_SERVER, "virtual servers " + f, c)));
             }
         }
-    }
-
-    private static void skipped(IpFamily f, PortPart p) {
-        p.skipped().ifPresent(r -> LOG.warn("decision=skip-service-port mode=ipvs service_port={} family={} reason=\"{}\"", p.name(), f, r));
+        return out;
     }
 
     @Override
