@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * Services and EndpointSlices have synced:
  *
  * <ol>
+ *   <li>the node's local addresses ({@link Backend#localAddresses}, ipvs mode): when they differ
+ *       from the live state's, {@code LocalAddressesObserved} is appended and this run ends; the
+ *       record's fold asks for the sync that programs them ({@code recordLocalAddresses});</li>
  *   <li>target = what {@link DataplaneTargets} chooses (the live fold, or the pinned state);
  *       delta = {@link StateDelta#between} the
  *       last programmed state and the target (from the empty state on the first sync, so that
@@ -52,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *       (the iptables canary, docs/upstream-behaviour.md §1.5 row 42) the sync becomes a full
  *       one with no last plan;
  *       the engine also {@link #probe}s every sync period between syncs;</li>
- *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
+ *   <li>on success: the transaction's newly skipped objects logged and counted once each
+ *       ({@link Transaction#skipped()}), conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
  *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
  *       sync thread, in generation order), metrics, health, health-check ports, and a follow-up
  *       run when the plan holds deferred work;</li>
