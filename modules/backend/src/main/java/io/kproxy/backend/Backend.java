@@ -1,5 +1,6 @@
 package io.kproxy.backend;
 
+import io.kproxy.model.IpAddress;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.StateDelta;
 import java.util.List;
@@ -70,6 +71,19 @@ public interface Backend extends AutoCloseable {
      */
     default boolean rulesIntact() throws KernelException {
         return true;
+    }
+
+    /**
+     * The node's local addresses the backend's render uses, read from the kernel now, or empty
+     * when its render uses none (the default). ipvs mode puts NodePort virtual servers on them
+     * (upstream's {@code GetAllLocalAddressesExcept}, {@code pkg/proxy/ipvs/proxier.go}). The
+     * render itself never reads them: it takes them from the node state
+     * ({@link io.kproxy.state.NodeInfo#localAddresses}), where the engine records them
+     * ({@code LocalAddressesObserved}) before the sync that uses them, so that history renders
+     * what was programmed. Blocks.
+     */
+    default Optional<List<IpAddress>> localAddresses() throws KernelException {
+        return Optional.empty();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.kproxy.backend;
 
 import io.kproxy.events.SyncKind;
+import java.util.List;
 
 /**
  * The operations of one sync, produced by the pure {@link Backend#diff} and handed to
@@ -14,19 +15,34 @@ import io.kproxy.events.SyncKind;
  * @param result     the plan the kernel holds once this transaction is applied, including
  *                   deferred work it scheduled: keep it as the next "last applied" plan after a
  *                   successful apply, and drop it after a failure
+ * @param skipped    objects this transaction's plan newly leaves out as bad input (not those the
+ *                   last applied plan already left out; all of them when diffed with no last
+ *                   plan), for the engine to log once and count; empty for backends that skip
+ *                   nothing
  */
-public record Transaction(String mode, SyncKind kind, int operations, String text, Plan result) {
+public record Transaction(String mode, SyncKind kind, int operations, String text, Plan result, List<Skipped> skipped) {
+
+    /** A transaction that skips nothing. */
+    public Transaction(String mode, SyncKind kind, int operations, String text, Plan result) {
+        this(mode, kind, operations, text, result, List.of());
+    }
 
     public Transaction {
-        if (mode == null || kind == null || text == null || result == null) {
-            throw new IllegalArgumentException("mode, kind, text and result are required");
+        if (mode == null || kind == null || text == null || result == null || skipped == null) {
+            throw new IllegalArgumentException("mode, kind, text, result and skipped are required");
         }
+        skipped = List.copyOf(skipped);
         if (operations < 0) {
             throw new IllegalArgumentException("operations must not be negative");
         }
         if ((operations == 0) != text.isEmpty()) {
             throw new IllegalArgumentException("a transaction has text exactly when it has operations");
         }
+    }
+
+    /** This transaction with {@code newlySkipped} as its skip report. */
+    public Transaction withSkipped(List<Skipped> newlySkipped) {
+        return new Transaction(mode, kind, operations, text, result, newlySkipped);
     }
 
     /** Nothing to apply: a no-op sync. */

@@ -7,6 +7,7 @@ import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ServiceCIDRDeleted;
@@ -235,6 +236,7 @@ public final class Engine implements AutoCloseable {
             case SyncFailed _ -> { }
             case DataplanePinned _ -> { }
             case DataplaneUnpinned _ -> { }
+            case LocalAddressesObserved _ -> { }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kproxy.engine;
 
+import io.kproxy.backend.Skipped;
 import io.kproxy.events.SyncKind;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.NodeState;
@@ -103,6 +104,11 @@ public final class ProxyMetrics {
                 .register(registry);
         Gauge.builder("kproxy_dataplane_pinned_offset", pinnedToOffset, AtomicLong::get)
                 .description("The log offset whose state is programmed while pinned; -1 while live").register(registry);
+        // kproxy's own: objects a backend left out of a sync as bad input, counted once per decision
+        // (docs/backends/ipvs.md, "Bad input"); every cause registered, so that dashboards find 0.
+        for (Skipped.Cause cause : Skipped.Cause.values()) {
+            skippedCounter(cause);
+        }
         for (String code : new String[] {"200", "503"}) {
             healthCounter("kubeproxy_proxy_healthz_total", "Cumulative proxy healthz HTTP status", code);
             healthCounter("kubeproxy_proxy_livez_total", "Cumulative proxy livez HTTP status", code);
@@ -145,6 +151,16 @@ public final class ProxyMetrics {
             Counter.builder("kubeproxy_sync_proxy_rules_nftables_cleanup_failures_total")
                     .description("Cumulative proxy nftables cleanup failures").tag("ip_family", label(f)).register(registry);
         }
+    }
+
+    private Counter skippedCounter(Skipped.Cause cause) {
+        return Counter.builder("kproxy_sync_skipped_objects_total").description("Objects a sync newly left out as bad input")
+                .tag("cause", cause.label()).register(registry);
+    }
+
+    /** A sync newly left out {@code skipped}. */
+    public void skipped(Skipped skipped) {
+        skippedCounter(skipped.cause()).increment();
     }
 
     private void healthCounter(String name, String help, String code) {

@@ -6,13 +6,17 @@ import io.kproxy.backend.ConntrackFilter;
 import io.kproxy.backend.FullSyncSchedule;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.events.ClusterEvent;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncFailed;
 import io.kproxy.events.SyncKind;
 import io.kproxy.journal.spi.EventLog;
+import io.kproxy.model.IpAddress;
+import io.kproxy.model.NodeName;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.Pin;
@@ -21,6 +25,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * Services and EndpointSlices have synced:
  *
  * <ol>
+ *   <li>the node's local addresses ({@link Backend#localAddresses}, ipvs mode): when they differ
+ *       from the live state's, {@code LocalAddressesObserved} is appended and this run ends; the
+ *       record's fold asks for the sync that programs them ({@code recordLocalAddresses});</li>
  *   <li>target = what {@link DataplaneTargets} chooses (the live fold, or the pinned state);
  *       delta = {@link StateDelta#between} the
  *       last programmed state and the target (from the empty state on the first sync, so that
@@ -45,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *       (the iptables canary, docs/upstream-behaviour.md §1.5 row 42) the sync becomes a full
  *       one with no last plan;
  *       the engine also {@link #probe}s every sync period between syncs;</li>
- *   <li>on success: conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
+ *   <li>on success: the transaction's newly skipped objects logged and counted once each
+ *       ({@link Transaction#skipped()}), conntrack cleanup of stale UDP flows, {@code SyncApplied} appended (not for
  *       an empty transaction: nothing was applied; hashed and appended by the recorder, off the
  *       sync thread, in generation order), metrics, health, health-check ports, and a follow-up
  *       run when the plan holds deferred work;</li>
@@ -86,6 +97,9 @@ final class SyncCycle {
     private long generation;
     private int failuresInARow;
     private boolean rulesGone;
+    /** The offset of the last {@code LocalAddressesObserved} this cycle appended (-1: none pending) and its addresses. */
+    private long recordedAt = -1;
+    private List<IpAddress> recorded = List.of();
 
     /**
      * @param targets  what each sync programs (may block while it rebuilds a pinned state)
@@ -113,6 +127,10 @@ final class SyncCycle {
         DataplaneTarget target = targets.get();
         if (!target.node().synced()) {
             LOG.debug("decision=skip-sync reason=\"services and endpoint slices have not both synced\" offset={}", target.uptoOffset());
+            return SyncRunner.Outcome.succeeded();
+        }
+        if (target.pin().isEmpty() && recordLocalAddresses(target)) {
+            // The record's fold changes the node and asks for the sync that programs them.
             return SyncRunner.Outcome.succeeded();
         }
         Instant now = clock.now();
@@ -159,14 +177,61 @@ final class SyncCycle {
         } catch (RuntimeException e) {
             return failed(target, tx.kind(), now, start, e.toString(), true);
         }
-        Applied done = new Applied(tx.kind(), tx.operations(), tx.text().length(), tx.result());
+        Applied done = new Applied(tx.kind(), tx.operations(), tx.text().length(), tx.result(), tx.skipped());
         schedule = schedule.after(tx, now, true);
         tx = null; // its text (megabytes on a full sync) is garbage from here on: see compactAroundLargeRewrite
         return succeeded(target, done, delta, now, start);
     }
 
+    /** How long a sync waits for its {@code LocalAddressesObserved} to be durable before it goes on with the recorded ones. */
+    static final Duration RECORD_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * Records the node's local addresses ({@code LocalAddressesObserved}, with the engine's
+     * source) when the backend's read of them ({@link Backend#localAddresses}) differs from what
+     * the live state recorded last, so that the sync that uses them renders them from the node
+     * state and {@code render --at} its offset shows what it programmed (docs/backends/ipvs.md,
+     * "Node addresses"). True when it appended (or an append is still to be folded): this run
+     * programs nothing and the record's fold asks for the next one. A failed read or append is
+     * logged and the sync goes on with the recorded addresses; the next sync tries again.
+     */
+    private boolean recordLocalAddresses(DataplaneTarget target) {
+        String node = target.node().node().name();
+        Optional<List<IpAddress>> read;
+        try {
+            read = node.isEmpty() ? Optional.empty() : backend.localAddresses();
+        } catch (KernelException | RuntimeException e) {
+            LOG.warn("decision=keep-local-addresses reason=\"reading them failed\" error=\"{}\"", String.valueOf(e.getMessage()).replace('"', '\''));
+            return false;
+        }
+        if (read.isEmpty()) {
+            return false;
+        }
+        LocalAddressesObserved observed = new LocalAddressesObserved(new NodeName(node), read.get());
+        if (observed.addresses().equals(target.node().node().localAddresses())) {
+            recordedAt = -1;
+            return false;
+        }
+        if (recordedAt > target.liveOffset() && observed.addresses().equals(recorded)) {
+            return true; // appended by an earlier run, not folded yet
+        }
+        try {
+            recordedAt = log.append(options.source(), observed).get(RECORD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            recorded = observed.addresses();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.warn("decision=keep-local-addresses reason=\"recording them failed\" error=\"{}\"", String.valueOf(e.getMessage()).replace('"', '\''));
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        LOG.info("decision=record-local-addresses offset={} addresses={} was={}", recordedAt, observed.addresses().size(),
+                target.node().node().localAddresses().size());
+        return true;
+    }
+
     /** What a successful sync applied, without the transaction's text. */
-    private record Applied(SyncKind kind, int operations, int chars, Plan result) {
+    private record Applied(SyncKind kind, int operations, int chars, Plan result, List<Skipped> skipped) {
         boolean isEmpty() {
             return operations == 0;
         }
@@ -223,6 +288,12 @@ final class SyncCycle {
             record(() -> new SyncApplied(backend.mode(), gen, target.uptoOffset(), kind, result.rulesetHash(), took));
         }
         metrics.syncApplied(tx.kind(), took, end);
+        for (Skipped s : tx.skipped()) {
+            // Reported by the backend once, when the decision is new (docs/backends/ipvs.md, "Bad input").
+            LOG.warn("decision=skip-bad-input mode={} cause={} object=\"{}\" reason=\"{}\"", backend.mode(), s.cause().label(),
+                    s.object().replace('"', '\''), s.reason().replace('"', '\''));
+            metrics.skipped(s);
+        }
         noLocal.update(before, target.node(), delta.changedPorts());
         metrics.noLocalEndpoints(noLocal);
         for (PendingChanges.Change c : pending.drainUpTo(target.uptoOffset())) {

@@ -4,9 +4,11 @@ import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.events.SyncKind;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
@@ -102,8 +104,24 @@ final class FakeBackend implements Backend {
         return renderLines(state);
     }
 
+    /** What {@link #localAddresses()} answers. */
+    Optional<List<IpAddress>> localAddresses = Optional.empty();
+    /** What the next transaction reports as newly skipped (then nothing again). */
+    List<Skipped> skipNext = List.of();
+
+    @Override
+    public Optional<List<IpAddress>> localAddresses() {
+        return localAddresses;
+    }
+
     @Override
     public Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options) {
+        List<Skipped> skips = skipNext;
+        skipNext = List.of();
+        return lines(lastApplied, desired, options).withSkipped(skips);
+    }
+
+    private Transaction lines(Optional<Plan> lastApplied, Plan desired, SyncOptions options) {
         FakePlan want = (FakePlan) desired;
         if (lastApplied.isEmpty() || options.forceFull()) {
             List<String> ops = new ArrayList<>(List.of("flush"));

@@ -11,6 +11,7 @@ package io.kproxy.events;
  *   <li>Barriers: {@link SourceSynced}, {@link SourceRelisted}.</li>
  *   <li>Control: {@link ConfigRecorded}, {@link SyncApplied}, {@link SyncFailed},
  *       {@link DataplanePinned}, {@link DataplaneUnpinned}.</li>
+ *   <li>Observations of the node itself, by its agent: {@link LocalAddressesObserved}.</li>
  * </ul>
  *
  * <p>Every implementation is an immutable record, validated in its compact constructor, with no
@@ -19,7 +20,7 @@ package io.kproxy.events;
 public sealed interface ClusterEvent
         permits ServiceObserved, ServiceDeleted, EndpointSliceObserved, EndpointSliceDeleted, NodeObserved, NodeDeleted,
                 SourceSynced, SourceRelisted, ConfigRecorded, SyncApplied, SyncFailed, DataplanePinned, DataplaneUnpinned,
-                ServiceCIDRObserved, ServiceCIDRDeleted {
+                ServiceCIDRObserved, ServiceCIDRDeleted, LocalAddressesObserved {
 
     /** The stable wire type of this event. */
     EventType type();

@@ -2,6 +2,7 @@ package io.kproxy.events;
 
 import io.kproxy.events.EventDecodeException.Reason;
 import io.kproxy.model.EndpointSliceRef;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.model.ServiceRef;
@@ -118,6 +119,13 @@ public final class EventCodec {
                 w.string(e.name());
                 w.string(e.resourceVersion());
                 w.bool(e.finalStateUnknown());
+            }
+            case LocalAddressesObserved e -> {
+                w.string(e.node().value());
+                w.varint(e.addresses().size());
+                for (IpAddress a : e.addresses()) {
+                    w.string(a.toString());
+                }
             }
         }
         return w.toByteArray();
@@ -270,6 +278,7 @@ public final class EventCodec {
                 yield requireTrimmed(e, e.object(), o, at);
             }
             case SERVICE_CIDR_DELETED -> new ServiceCIDRDeleted(r.string(), r.string(), r.bool());
+            case LOCAL_ADDRESSES_OBSERVED -> new LocalAddressesObserved(new NodeName(r.string()), readAddresses(r));
         };
     }
 
@@ -348,6 +357,33 @@ public final class EventCodec {
             prev = key;
         }
         return keys;
+    }
+
+    /**
+     * Addresses in their canonical text ({@link IpAddress#toString}), strictly sorted, so that a
+     * record has one encoding: a non-canonical spelling or order is damage, not an event.
+     */
+    private static List<IpAddress> readAddresses(WireReader r) {
+        int n = r.count(2, "address count");
+        if (n > LocalAddressesObserved.MAX_ADDRESSES) {
+            throw new EventDecodeException(Reason.MALFORMED, r.position(), "more than " + LocalAddressesObserved.MAX_ADDRESSES + " addresses");
+        }
+        List<IpAddress> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int at = r.position();
+            String text = r.string();
+            IpAddress a;
+            try {
+                a = IpAddress.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw new EventDecodeException(Reason.MALFORMED, at, "not an IP address: \"" + text + "\"");
+            }
+            if (!a.toString().equals(text) || !out.isEmpty() && a.compareTo(out.getLast()) <= 0) {
+                throw new EventDecodeException(Reason.MALFORMED, at, "address \"" + text + "\" not canonical or not strictly sorted");
+            }
+            out.add(a);
+        }
+        return out;
     }
 
     /** The common prefix of two keys in chars, never ending between the two halves of a surrogate pair. */

@@ -19,7 +19,8 @@ public enum EventType {
     DATAPLANE_PINNED(12),
     DATAPLANE_UNPINNED(13),
     SERVICE_CIDR_OBSERVED(14),
-    SERVICE_CIDR_DELETED(15);
+    SERVICE_CIDR_DELETED(15),
+    LOCAL_ADDRESSES_OBSERVED(16);
 
     private static final EventType[] BY_TAG = new EventType[32];
 

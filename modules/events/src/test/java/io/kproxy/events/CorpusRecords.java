@@ -1,6 +1,7 @@
 package io.kproxy.events;
 
 import io.kproxy.model.EndpointSliceRef;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.model.ServiceRef;
@@ -66,6 +67,11 @@ final class CorpusRecords {
         add(out, "service-cidr-deleted", "source/kube", new ServiceCIDRDeleted("extra-v4", "", true));
         add(out, "source-synced", "source/kube", new SourceSynced(ResourceKind.SERVICE_CIDR, "13"));
         add(out, "source-relisted", "source/kube", new SourceRelisted(ResourceKind.SERVICE_CIDR, "14", Set.of("kubernetes", "extra-v4")));
+        // Added with the node's local addresses (tag 16), still format version 1.
+        add(out, "local-addresses-observed", "engine", new LocalAddressesObserved(new NodeName("worker-1.example.com"),
+                List.of(IpAddress.parse("203.0.113.7"), IpAddress.parse("192.168.0.2"), IpAddress.parse("fd00:192::2"),
+                        IpAddress.parse("2001:db8::1"))));
+        add(out, "local-addresses-observed", "engine", new LocalAddressesObserved(new NodeName("n1"), List.of()));
         return out;
     }
 

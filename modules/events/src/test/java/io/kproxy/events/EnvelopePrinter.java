@@ -1,5 +1,6 @@
 package io.kproxy.events;
 
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -67,6 +68,7 @@ final class EnvelopePrinter {
             case Instant t -> sb.append(quote(t.toString()));
             case Duration d -> sb.append(quote(d.toString()));
             case Enum<?> en -> sb.append(quote(en.name()));
+            case IpAddress ip -> sb.append(quote(ip.toString())); // its text, not its bits
             case Set<?> set -> list(sb, indent, List.copyOf(new TreeSet<>(set)));
             case Collection<?> col -> list(sb, indent, List.copyOf(col));
             case Record rec -> {

@@ -174,7 +174,7 @@ class EventCodecFuzzTest {
             assertThatThrownBy(() -> EventCodec.peekType(b, 0, b.length)).isInstanceOfSatisfying(EventDecodeException.class,
                     e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_VERSION));
         }
-        for (int tag : new int[] {0, 16, 17, 31, 32, 128, 255}) {
+        for (int tag : new int[] {0, 17, 18, 31, 32, 128, 255}) {
             byte[] b = valid.clone();
             b[1] = (byte) tag;
             assertFails(b, Reason.UNKNOWN_TYPE);

@@ -49,9 +49,10 @@ class EventCodecTest {
                 Map.entry(EventType.NODE_OBSERVED, 5), Map.entry(EventType.NODE_DELETED, 6), Map.entry(EventType.SOURCE_SYNCED, 7),
                 Map.entry(EventType.SOURCE_RELISTED, 8), Map.entry(EventType.CONFIG_RECORDED, 9), Map.entry(EventType.SYNC_APPLIED, 10),
                 Map.entry(EventType.SYNC_FAILED, 11), Map.entry(EventType.DATAPLANE_PINNED, 12), Map.entry(EventType.DATAPLANE_UNPINNED, 13),
-                Map.entry(EventType.SERVICE_CIDR_OBSERVED, 14), Map.entry(EventType.SERVICE_CIDR_DELETED, 15));
+                Map.entry(EventType.SERVICE_CIDR_OBSERVED, 14), Map.entry(EventType.SERVICE_CIDR_DELETED, 15),
+                Map.entry(EventType.LOCAL_ADDRESSES_OBSERVED, 16));
         assertThat(EventType.byTag(0)).isNull();
-        assertThat(EventType.byTag(16)).isNull();
+        assertThat(EventType.byTag(17)).isNull();
         assertThat(EventType.byTag(31)).isNull();
         assertThat(EventType.byTag(-1)).isNull();
         assertThat(EventType.byTag(1000)).isNull();

@@ -1,6 +1,7 @@
 package io.kproxy.events;
 
 import io.kproxy.model.EndpointSliceRef;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.model.Printable;
@@ -71,7 +72,18 @@ final class EventGenerator {
                 yield new ServiceCIDRObserved(name, resourceVersion(), kubeObject("", name));
             }
             case SERVICE_CIDR_DELETED -> new ServiceCIDRDeleted(subdomain(), resourceVersion(), rnd.nextBoolean());
+            case LOCAL_ADDRESSES_OBSERVED -> new LocalAddressesObserved(new NodeName(subdomain()), addresses());
         };
+    }
+
+    /** Up to eight addresses of both families, duplicates and any order (the record normalises them). */
+    private List<IpAddress> addresses() {
+        List<IpAddress> out = new ArrayList<>();
+        int n = rnd.nextInt(9);
+        for (int i = 0; i < n; i++) {
+            out.add(rnd.nextBoolean() ? IpAddress.ofV4(rnd.nextInt()) : IpAddress.parse("fd00::" + Integer.toHexString(rnd.nextInt(0x10000))));
+        }
+        return out;
     }
 
     /** Any instant {@link Instant} can hold, biased towards the present, the epoch and its negative side. */

@@ -8,6 +8,7 @@ import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
 import io.kproxy.events.Envelope;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
@@ -69,6 +70,7 @@ public final class Describe {
                     + Printed.text(e.error());
             case DataplanePinned e -> "to #" + e.toOffset() + ": " + Printed.text(e.reason());
             case DataplaneUnpinned e -> Printed.text(e.reason());
+            case LocalAddressesObserved e -> "node/" + e.node().value() + " local addresses " + e.addresses();
         };
     }
 
@@ -90,6 +92,7 @@ public final class Describe {
             case SyncFailed e -> "";
             case DataplanePinned e -> "";
             case DataplaneUnpinned e -> "";
+            case LocalAddressesObserved e -> "";
         };
     }
 

@@ -6,6 +6,7 @@ import io.kproxy.events.DataplanePinned;
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
@@ -56,6 +57,7 @@ final class Touches {
             case SyncFailed e -> false;
             case DataplanePinned e -> false;
             case DataplaneUnpinned e -> false;
+            case LocalAddressesObserved e -> false;
         };
     }
 
@@ -78,6 +80,8 @@ final class Touches {
             case SyncFailed e -> false;
             case DataplanePinned e -> false;
             case DataplaneUnpinned e -> false;
+            // The node's own addresses: where ipvs mode puts NodePort virtual servers.
+            case LocalAddressesObserved e -> true;
         };
         return byType || step.delta().nodeChanged() || step.delta().settingsChanged();
     }

@@ -5,6 +5,7 @@ import io.kproxy.events.DataplanePinned;
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
@@ -75,7 +76,8 @@ final class Folder {
                     p.add("metadata.name", "not this proxy's node (" + c.nodeName() + "); ignored");
                     yield new Result(c, Set.of(), false, p.list());
                 }
-                NodeSpec node = NodeParser.parse(e.node().value(), new Origin(offset, e.resourceVersion()), e.object(), p);
+                NodeSpec node = NodeParser.parse(e.node().value(), new Origin(offset, e.resourceVersion()), e.object(), p)
+                        .withLocalAddresses(c.node.localAddresses());
                 yield new Result(c.withNode(node), Set.of(), false, p.list());
             }
             case NodeDeleted e -> {
@@ -84,7 +86,7 @@ final class Folder {
                     p.add("metadata.name", "not this proxy's node (" + c.nodeName() + "); ignored");
                     yield new Result(c, Set.of(), false, p.list());
                 }
-                NodeSpec gone = new NodeSpec(e.node().value(), List.of(), false, "", List.of(), List.of(), true)
+                NodeSpec gone = new NodeSpec(e.node().value(), List.of(), false, "", List.of(), List.of(), true, c.node.localAddresses())
                         .deletedAt(new Origin(offset, e.resourceVersion()));
                 yield new Result(c.withNode(gone), Set.of(), false, List.of());
             }
@@ -108,6 +110,14 @@ final class Folder {
             case SyncFailed e -> unchanged(c);
             case DataplanePinned e -> pinned(c, e, offset);
             case DataplaneUnpinned e -> new Result(c.withPin(null), Set.of(), false, List.of());
+            case LocalAddressesObserved e -> {
+                if (!c.nodeName().isEmpty() && !c.nodeName().equals(e.node().value())) {
+                    Problems p = new Problems(offset, "LocalAddresses", e.node().value());
+                    p.add("node", "not this proxy's node (" + c.nodeName() + "); ignored");
+                    yield new Result(c, Set.of(), false, p.list());
+                }
+                yield new Result(c.withNode(c.node.withLocalAddresses(e.addresses())), Set.of(), false, List.of());
+            }
         };
     }
 

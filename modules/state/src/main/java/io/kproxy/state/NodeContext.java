@@ -23,7 +23,8 @@ final class NodeContext {
     }
 
     static NodeInfo nodeInfo(ProxySettings settings, NodeSpec node) {
-        return new NodeInfo(settings.nodeName(), node.observed(), node.zone(), node.primaryIPs(), node.podCIDRs(), node.eligible());
+        return new NodeInfo(settings.nodeName(), node.observed(), node.zone(), node.primaryIPs(), node.podCIDRs(), node.eligible(),
+                node.localAddresses());
     }
 
     /** The node's IP of {@code family}: from the Node, overridden by a {@code bindAddress} of that family. */

@@ -18,8 +18,18 @@ import java.util.List;
  * @param eligible   false when the Node is being deleted, was deleted, or is tainted
  *                   {@code ToBeDeletedByClusterAutoscaler} (KEP-3836); true before any Node was
  *                   folded, as upstream assumes at startup; /healthz reports it
+ * @param localAddresses the node's local addresses its agent recorded last
+ *                   ({@code LocalAddressesObserved}: every address but loopback, IPv6 link-local
+ *                   and {@code kube-ipvs0}'s), sorted; empty when none was recorded (ipvs mode
+ *                   then puts NodePorts on the Node object's addresses)
  */
-public record NodeInfo(String name, boolean observed, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs, boolean eligible) {
+public record NodeInfo(String name, boolean observed, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs, boolean eligible,
+        List<IpAddress> localAddresses) {
+
+    /** With no local addresses recorded. */
+    public NodeInfo(String name, boolean observed, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs, boolean eligible) {
+        this(name, observed, zone, primaryIPs, podCIDRs, eligible, List.of());
+    }
 
     public NodeInfo {
         if (name == null || zone == null) {
@@ -27,5 +37,6 @@ public record NodeInfo(String name, boolean observed, String zone, List<IpAddres
         }
         primaryIPs = List.copyOf(primaryIPs);
         podCIDRs = List.copyOf(podCIDRs);
+        localAddresses = List.copyOf(localAddresses);
     }
 }

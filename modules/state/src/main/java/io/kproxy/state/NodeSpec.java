@@ -15,12 +15,21 @@ import java.util.List;
  *                   the first address of the other family
  * @param podCIDRs   {@code spec.podCIDRs} (or {@code spec.podCIDR})
  * @param eligible   no deletionTimestamp and no {@code ToBeDeletedByClusterAutoscaler} taint
+ * @param localAddresses the node's local addresses from the last {@code LocalAddressesObserved}
+ *                   (sorted), kept across Node records: they come from the node's kernel, not
+ *                   from the Node object; empty when none was recorded
  */
 record NodeSpec(String name, List<Origin> origin, boolean deleted, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs,
-        boolean eligible) {
+        boolean eligible, List<IpAddress> localAddresses) {
 
     /** No Node folded yet: eligible, as upstream assumes at startup (KEP-3836). */
     static final NodeSpec UNSEEN = new NodeSpec("", List.of(), false, "", List.of(), List.of(), true);
+
+    /** With no local addresses recorded. */
+    NodeSpec(String name, List<Origin> origin, boolean deleted, String zone, List<IpAddress> primaryIPs, List<Cidr> podCIDRs,
+            boolean eligible) {
+        this(name, origin, deleted, zone, primaryIPs, podCIDRs, eligible, List.of());
+    }
 
     NodeSpec {
         if (name == null || zone == null) {
@@ -32,6 +41,12 @@ record NodeSpec(String name, List<Origin> origin, boolean deleted, String zone, 
         }
         primaryIPs = List.copyOf(primaryIPs);
         podCIDRs = List.copyOf(podCIDRs);
+        localAddresses = List.copyOf(localAddresses);
+    }
+
+    /** This spec with the local addresses {@code addresses} (already normalised by the event). */
+    NodeSpec withLocalAddresses(List<IpAddress> addresses) {
+        return new NodeSpec(name, origin, deleted, zone, primaryIPs, podCIDRs, eligible, addresses);
     }
 
     boolean observed() {
@@ -40,6 +55,6 @@ record NodeSpec(String name, List<Origin> origin, boolean deleted, String zone, 
 
     /** The state after the node was deleted: not eligible, no topology, no addresses. */
     NodeSpec deletedAt(Origin at) {
-        return new NodeSpec(name, List.of(at), true, "", List.of(), List.of(), false);
+        return new NodeSpec(name, List.of(at), true, "", List.of(), List.of(), false, localAddresses);
     }
 }

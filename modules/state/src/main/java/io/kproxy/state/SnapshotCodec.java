@@ -32,15 +32,19 @@ import java.util.zip.CRC32C;
  *       (nanoseconds, long). Versions 1 to 3 decode with upstream's ipvs defaults
  *       ({@link DataplaneSettings.Ipvs#DEFAULT}): they were written while ipvs mode rendered with
  *       those defaults whatever the node's {@code ipvs} section said, so that is what was in force.</li>
+ *   <li>5 — the node's recorded local addresses ({@code LocalAddressesObserved}) at the end of
+ *       the node, as a list of addresses. Versions 1 to 4 decode with none: they were written
+ *       before the event existed, so none had been recorded.</li>
  * </ul>
  */
 final class SnapshotCodec {
 
-    static final byte VERSION = 4;
+    static final byte VERSION = 5;
+    static final byte VERSION_4 = 4;
     static final byte VERSION_3 = 3;
     static final byte VERSION_2 = 2;
     static final byte VERSION_1 = 1;
-    private static final Set<Byte> READS = Set.of(VERSION_1, VERSION_2, VERSION_3, VERSION);
+    private static final Set<Byte> READS = Set.of(VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION);
 
     private SnapshotCodec() {
     }
@@ -108,7 +112,7 @@ final class SnapshotCodec {
             if (offset < -1) {
                 throw new SnapshotDecodeException("negative offset " + offset);
             }
-            ProxySettings settings = r.settings(version >= VERSION);
+            ProxySettings settings = r.settings(version >= VERSION_4);
             long configOffset = in.readLong();
             boolean servicesSynced = in.readBoolean();
             boolean slicesSynced = in.readBoolean();
@@ -117,7 +121,7 @@ final class SnapshotCodec {
             if (pin != null && pin.pinnedAt() > offset) {
                 throw new SnapshotDecodeException("pin record " + pin.pinnedAt() + " is after the snapshot's offset " + offset);
             }
-            NodeSpec node = r.node();
+            NodeSpec node = r.node(version >= VERSION);
             PersistentMap<ServiceRef, ServiceSpec> services = PersistentMap.empty();
             int n = r.count();
             for (int i = 0; i < n; i++) {

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Reads snapshot formats 1 to 4 ({@link SnapshotCodec}; the codec decides which parts to read). Every value goes through its validating
@@ -92,14 +93,16 @@ final class SnapshotReader {
         return present == 0 ? null : new Pin(in.readLong(), in.readLong(), string());
     }
 
-    NodeSpec node() throws IOException {
+    /** @param withLocalAddresses the format holds the recorded local addresses (version 5 on) */
+    NodeSpec node(boolean withLocalAddresses) throws IOException {
         String name = string();
         List<Origin> origin = new ArrayList<>();
         int n = count();
         for (int i = 0; i < n; i++) {
             origin.add(origin());
         }
-        return new NodeSpec(name, origin, in.readBoolean(), string(), ips(), cidrs(), in.readBoolean());
+        NodeSpec node = new NodeSpec(name, origin, in.readBoolean(), string(), ips(), cidrs(), in.readBoolean());
+        return withLocalAddresses ? node.withLocalAddresses(List.copyOf(new TreeSet<>(ips()))) : node;
     }
 
     ServiceSpec service() throws IOException {

@@ -60,6 +60,7 @@ final class SnapshotWriter {
         ips(n.primaryIPs());
         cidrs(n.podCIDRs());
         out.writeBoolean(n.eligible());
+        ips(n.localAddresses());
     }
 
     void service(ServiceSpec s) throws IOException {

@@ -6,6 +6,7 @@ import io.kproxy.events.DataplanePinned;
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.ServiceCIDRDeleted;
@@ -16,6 +17,7 @@ import io.kproxy.events.SourceRelisted;
 import io.kproxy.events.SourceSynced;
 import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncKind;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.testkit.EndpointSliceFixture;
@@ -84,9 +86,11 @@ final class RandomCluster {
         if (r < 97) {
             return serviceCidr();
         }
-        return switch (rnd.nextInt(3)) {
+        return switch (rnd.nextInt(4)) {
             case 0 -> new DataplanePinned(rnd.nextInt(3), "test");
             case 1 -> new DataplaneUnpinned("test");
+            case 2 -> new LocalAddressesObserved(new NodeName(rnd.nextInt(10) == 0 ? "node-2" : Logs.NODE),
+                    rnd.nextBoolean() ? List.of(IpAddress.parse("192.168.0.2")) : List.of(IpAddress.parse("192.168.0.2"), IpAddress.parse("fd00::2")));
             default -> new SyncApplied("nftables", 1, 0, SyncKind.FULL, "h", Duration.ofMillis(3));
         };
     }

@@ -9,14 +9,16 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * What a render needs from the node's kernel beyond the node state, read by the backend before
- * each render (docs/backends/ipvs.md, "Node addresses" and "Bad input"). Immutable; normalised
+ * What a render needs beyond the node state's services: the local addresses the node state
+ * recorded, and the schedulers the kernel lacks, read by the backend before each render
+ * (docs/backends/ipvs.md, "Node addresses" and "Bad input"). Immutable; normalised
  * (sorted, no duplicates) so that two reads of an unchanged node are equal.
  *
  * @param localAddresses    every local address but those on {@code kube-ipvs0} (upstream's
- *                          {@code GetAllLocalAddressesExcept}), where NodePort virtual servers go;
- *                          empty when unknown ({@code kproxy render}, history, the fake), and the
- *                          Node object's addresses are used then
+ *                          {@code GetAllLocalAddressesExcept}), where NodePort virtual servers go,
+ *                          as the node state recorded them ({@code LocalAddressesObserved});
+ *                          empty when none was recorded, and the Node object's addresses are
+ *                          used then
  * @param missingSchedulers the schedulers the kernel lacks, among those the node's settings name
  */
 record HostFacts(Optional<List<IpAddress>> localAddresses, SortedSet<String> missingSchedulers) {

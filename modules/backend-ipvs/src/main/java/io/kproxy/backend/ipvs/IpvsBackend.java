@@ -4,17 +4,20 @@ import io.kproxy.backend.Backend;
 import io.kproxy.backend.ConntrackFilter;
 import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.IpvsKernel;
 import io.kproxy.backend.spi.ConntrackPort;
 import io.kproxy.backend.spi.KernelPort;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.PersistentMap;
 import io.kproxy.state.StateDelta;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +29,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ipvs {@link Backend}. Render is pure ({@link PlanRenderer}) in the node state and the
- * {@link HostFacts} read from the kernel just before it (the node's local addresses at every
- * render, as upstream lists them at every sync; whether the configured scheduler exists, asked
- * again at every render while it is missing); diff is pure in the two plans, the options and the snapshot of draining real
+ * {@link HostFacts}: the node's local addresses as the node state holds them (recorded by the
+ * engine from {@link #localAddresses}, which reads them at every sync as upstream lists them, so
+ * that history renders what was programmed), and whether the configured scheduler exists, read
+ * from the kernel just before the render (asked again at every render while it is missing); diff is pure in the two plans, the options and the snapshot of draining real
  * servers the backend holds (what the kernel's connection counts decided, as upstream's
  * graceful-termination manager holds it; docs/backends/ipvs.md), except that a forced full sync
  * compares with what the kernel holds ({@link #diff}). Apply, cleanup and the probe go through the
@@ -69,15 +73,16 @@ final class IpvsBackend implements Backend {
         return renderer.render(state, facts(state));
     }
 
-    /** Reads the node's local addresses again: other addresses than the previous plan's render everything again. */
+    /** Other local addresses than the previous plan's (the node state's) render everything again. */
     @Override
     public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
         return renderer.renderIncremental(ipvs(previous), state, delta, facts(state));
     }
 
     /**
-     * The kernel's view the render needs: its local addresses but {@code kube-ipvs0}'s, and whether
-     * it has the configured scheduler. A failed read fails the render (the engine retries it as a
+     * What the render needs beyond the node state's services: the local addresses the node state
+     * recorded (none recorded: the Node object's, see {@link PartRenderer}), and whether the kernel
+     * has the configured scheduler. A failed read fails the render (the engine retries it as a
      * failed sync); the Backend SPI's render declares no kernel exception, hence the unchecked one.
      */
     private HostFacts facts(NodeState state) {
@@ -95,10 +100,21 @@ final class IpvsBackend implements Backend {
                 LOG.info("decision=scheduler-available mode=ipvs scheduler={}", scheduler);
             }
             schedulers.put(scheduler, has);
-            return new HostFacts(k.localAddresses(PartText.DUMMY), has ? new TreeSet<>() : new TreeSet<>(Set.of(scheduler)));
+            List<IpAddress> local = state.node().localAddresses();
+            return new HostFacts(local.isEmpty() ? Optional.empty() : Optional.of(local), has ? new TreeSet<>() : new TreeSet<>(Set.of(scheduler)));
         } catch (KernelException e) {
-            throw new IllegalStateException("reading the node's local addresses and schedulers: " + e.getMessage(), e);
+            throw new IllegalStateException("asking the kernel for scheduler " + scheduler + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every local address but {@code kube-ipvs0}'s, loopback and IPv6 link-local ones, read now
+     * (upstream's {@code GetAllLocalAddressesExcept}, {@code pkg/proxy/ipvs/proxier.go}); empty
+     * when the kernel adapter cannot list them (the in-memory one before a test sets them).
+     */
+    @Override
+    public Optional<List<IpAddress>> localAddresses() throws KernelException {
+        return applier.kernel().localAddresses(PartText.DUMMY);
     }
 
     /**
@@ -114,30 +130,36 @@ final class IpvsBackend implements Backend {
         Optional<IpvsPlan> last = lastApplied.map(IpvsBackend::ipvs);
         if (options.forceFull() && last.isPresent()) {
             try {
-                return diffFromKernel(desired, options);
+                // Skips new since the last plan only: the hourly full sync does not report them again.
+                return diffFromKernel(desired, options).withSkipped(newlySkipped(last, ipvs(desired)));
             } catch (KernelException e) {
                 throw new IllegalStateException("reading the kernel for a full sync: " + e.getMessage(), e);
             }
         }
-        report(last, ipvs(desired));
-        return IpvsDiff.diff(last, ipvs(desired), options, applier.draining());
+        return IpvsDiff.diff(last, ipvs(desired), options, applier.draining()).withSkipped(newlySkipped(last, ipvs(desired)));
     }
 
     @Override
     public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
-        report(Optional.empty(), ipvs(desired));
-        return IpvsDiff.fromKernel(KernelReader.read(applier.kernel()), ipvs(desired), options.now(), applier.draining());
+        return IpvsDiff.fromKernel(KernelReader.read(applier.kernel()), ipvs(desired), options.now(), applier.draining())
+                .withSkipped(newlySkipped(Optional.empty(), ipvs(desired)));
     }
 
-    /** One line per service port newly skipped as bad input, and per virtual-server conflict when they change. */
-    private static void report(Optional<IpvsPlan> last, IpvsPlan desired) {
+    /**
+     * The objects {@code desired} newly skips as bad input (docs/backends/ipvs.md, "Bad input"):
+     * service ports skipped now but not in {@code last} (or skipped for another reason), and the
+     * virtual-server conflicts of a family when they changed; everything skipped when there is no
+     * last plan. O(change): the part maps are diffed structurally. The engine logs and counts them.
+     */
+    private static List<Skipped> newlySkipped(Optional<IpvsPlan> last, IpvsPlan desired) {
+        List<Skipped> out = new ArrayList<>();
         for (IpFamily f : IpFamily.values()) {
             FamilyPlan d = desired.family(f);
             PersistentMap<ServicePortName, PortPart> before = last.map(p -> p.family(f).parts()).orElse(PersistentMap.empty());
             before.diff(d.parts(), new PersistentMap.DiffVisitor<>() {
                 @Override
                 public void added(ServicePortName key, PortPart value) {
-                    skipped(f, value);
+                    value.skipped().ifPresent(out::add);
                 }
 
                 @Override
@@ -146,18 +168,15 @@ final class IpvsBackend implements Backend {
 
                 @Override
                 public void changed(ServicePortName key, PortPart was, PortPart now) {
-                    skipped(f, now);
+                    now.skipped().filter(s -> !was.skipped().equals(Optional.of(s))).ifPresent(out::add);
                 }
             });
             List<String> conflicts = d.image().conflicts();
             if (!conflicts.equals(last.map(p -> p.family(f).image().conflicts()).orElse(List.of()))) {
-                conflicts.forEach(c -> LOG.warn("decision=skip-virtual-server mode=ipvs family={} reason=\"{}\"", f, c));
+                conflicts.forEach(c -> out.add(new Skipped(Skipped.Cause.DUPLICATE_VIRTUAL_SERVER, "virtual servers " + f, c)));
             }
         }
-    }
-
-    private static void skipped(IpFamily f, PortPart p) {
-        p.skipped().ifPresent(r -> LOG.warn("decision=skip-service-port mode=ipvs service_port={} family={} reason=\"{}\"", p.name(), f, r));
+        return out;
     }
 
     @Override

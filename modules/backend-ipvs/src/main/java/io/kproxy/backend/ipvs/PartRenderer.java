@@ -1,5 +1,6 @@
 package io.kproxy.backend.ipvs;
 
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.ipvs.spi.RealServer;
 import io.kproxy.backend.ipvs.spi.VirtualServer;
 import io.kproxy.backend.ipvs.spi.VsKey;
@@ -29,7 +30,7 @@ import java.util.Optional;
  * more real servers than {@link #MAX_REAL_SERVERS} on one virtual server, and virtual servers
  * with a scheduler the kernel lacks ({@link HostFacts#missingSchedulers}).
  *
- * <p>The node's addresses are its local addresses when the backend read them from the kernel
+ * <p>The node's addresses are its local addresses when the node state recorded them
  * ({@link HostFacts#localAddresses}, upstream's {@code nodeAddressSet}), else the Node object's.
  */
 final class PartRenderer {
@@ -70,7 +71,7 @@ final class PartRenderer {
     }
 
     PortPart render(ServicePortState s) {
-        Optional<String> bad = badInput(s);
+        Optional<Skipped> bad = badInput(s);
         if (bad.isPresent()) {
             return PortPart.of(s.name(), List.of(), List.of(), List.of(), bad, family);
         }
@@ -125,9 +126,10 @@ final class PartRenderer {
         }
         if (schedulerMissing) {
             // Every virtual server of the port named, none programmed (nor its members and addresses): never half-applied.
-            return PortPart.of(s.name(), List.of(), List.of(), List.of(), Optional.of("scheduler " + settings.scheduler()
-                    + " is not in the kernel (module ip_vs_" + settings.scheduler() + " not loadable); virtual servers not programmed: "
-                    + String.join(", ", services.stream().map(e -> e.vs().key().toString()).toList())), family);
+            return PortPart.of(s.name(), List.of(), List.of(), List.of(), Optional.of(skip(s, Skipped.Cause.MISSING_SCHEDULER, "scheduler "
+                    + settings.scheduler() + " is not in the kernel (module ip_vs_" + settings.scheduler()
+                    + " not loadable); virtual servers not programmed: "
+                    + String.join(", ", services.stream().map(e -> e.vs().key().toString()).toList()))), family);
         }
         for (VsEntry e : services) {
             if (e.bind()) {
@@ -166,16 +168,22 @@ final class PartRenderer {
         }
     }
 
-    private Optional<String> badInput(ServicePortState s) {
+    private Optional<Skipped> badInput(ServicePortState s) {
         if (nodeAddresses.contains(s.clusterIP())) {
-            return Optional.of("cluster IP " + s.clusterIP() + " is an address of this node; binding it to " + PartText.DUMMY
-                    + " would take it from the node");
+            return Optional.of(skip(s, Skipped.Cause.ADDRESS_COLLISION, "cluster IP " + s.clusterIP() + " is an address of this node; binding it to "
+                    + PartText.DUMMY + " would take it from the node"));
         }
         int reals = Math.max(s.clusterEndpoints().size(), s.localEndpoints().size());
         if (reals > MAX_REAL_SERVERS) {
-            return Optional.of(reals + " real servers exceed " + MAX_REAL_SERVERS + " per virtual server");
+            return Optional.of(skip(s, Skipped.Cause.TOO_MANY_REAL_SERVERS, reals + " real servers exceed " + MAX_REAL_SERVERS
+                    + " per virtual server"));
         }
         return Optional.empty();
+    }
+
+    /** The skip report of service port {@code s} in this family. */
+    private Skipped skip(ServicePortState s, Skipped.Cause cause, String reason) {
+        return new Skipped(cause, s.name() + "/" + s.name().protocol() + " " + family, reason);
     }
 
     private VirtualServer vs(ServicePortState s, IpAddress address, int port) {

@@ -1,6 +1,7 @@
 package io.kproxy.backend.ipvs;
 
 import io.kproxy.backend.RulesetHash;
+import io.kproxy.backend.Skipped;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import java.util.List;
@@ -16,10 +17,10 @@ import java.util.Optional;
  * @param services  its virtual servers (empty when skipped)
  * @param entries   its ipset members (empty when skipped)
  * @param outFilter its {@code KUBE-IPVS-OUT-FILTER} rules
- * @param skipped   why it was skipped, when it was
+ * @param skipped   why it was skipped, when it was (its reason is the block's {@code # skipped:} comment)
  * @param text      its block of the ruleset text ({@link PartText})
  */
-record PortPart(ServicePortName name, List<VsEntry> services, List<SetEntry> entries, List<String> outFilter, Optional<String> skipped,
+record PortPart(ServicePortName name, List<VsEntry> services, List<SetEntry> entries, List<String> outFilter, Optional<Skipped> skipped,
         String text, RulesetHash.Digest digest) {
 
     PortPart {
@@ -31,9 +32,9 @@ record PortPart(ServicePortName name, List<VsEntry> services, List<SetEntry> ent
         outFilter = List.copyOf(outFilter);
     }
 
-    static PortPart of(ServicePortName name, List<VsEntry> services, List<SetEntry> entries, List<String> outFilter, Optional<String> skipped,
+    static PortPart of(ServicePortName name, List<VsEntry> services, List<SetEntry> entries, List<String> outFilter, Optional<Skipped> skipped,
             IpFamily family) {
-        String text = PartText.block(name, family, services, entries, skipped);
+        String text = PartText.block(name, family, services, entries, skipped.map(Skipped::reason));
         return new PortPart(name, services, entries, outFilter, skipped, text, RulesetHash.digest(text));
     }
 }

@@ -4,9 +4,11 @@ import static io.kproxy.backend.testkit.States.ep;
 import static io.kproxy.backend.testkit.States.port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.Plan;
+import io.kproxy.backend.Skipped;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.ipvs.spi.MemoryIpvsKernel;
@@ -45,6 +47,12 @@ class BadInputTest {
         return kernel.dump();
     }
 
+    /** What a sync with no last plan reports as skipped. */
+    private static List<Skipped> skips(List<States.PortSpec> specs) {
+        IpvsBackend b = IpvsProvider.create(IpvsSettings.DEFAULT, new MemoryIpvsKernel(), new MemoryKernelPort(), new SettableClock(T0));
+        return b.diff(Optional.empty(), b.render(IpvsStates.state(specs)), SyncOptions.at(T0)).skipped();
+    }
+
     @Test
     void aClusterIpThatIsANodeAddressIsSkippedWhole() throws Exception {
         States.PortSpec bad = port("ns", "bad", "p", "192.168.0.2", 80).with(p -> {
@@ -54,6 +62,8 @@ class BadInputTest {
         });
         IpvsPlan plan = render(List.of(bad, IpvsStates.web()));
         assertThat(plan.rulesetText()).contains("# ns/bad:p tcp\n# skipped: cluster IP 192.168.0.2 is an address of this node");
+        assertThat(skips(List.of(bad, IpvsStates.web()))).as("reported in the sync's result, for the engine's log and metric")
+                .extracting(Skipped::cause, Skipped::object).containsExactly(tuple(Skipped.Cause.ADDRESS_COLLISION, "ns/bad:p/TCP IPV4"));
         String kernel = applied(List.of(bad, IpvsStates.web()));
         assertThat(kernel).doesNotContain("30111").doesNotContain("10.180.0.1,tcp:80,").contains("172.30.0.41");
         assertThat(kernel).doesNotContain("link kube-ipvs0 [172.30.0.41, 192.168.0.2]");
@@ -69,7 +79,8 @@ class BadInputTest {
         });
         IpvsPlan plan = render(List.of(huge, IpvsStates.web()));
         PortPart part = plan.v4().parts().values().stream().filter(p -> p.name().service().name().equals("huge")).findFirst().orElseThrow();
-        assertThat(part.skipped()).contains("65536 real servers exceed 65535 per virtual server");
+        assertThat(part.skipped()).contains(new Skipped(Skipped.Cause.TOO_MANY_REAL_SERVERS, "ns/huge:p/TCP IPV4",
+                "65536 real servers exceed 65535 per virtual server"));
         assertThat(part.services()).isEmpty();
         assertThat(part.entries()).isEmpty();
         assertThat(plan.v4().image().serviceCount()).isEqualTo(1);
@@ -90,6 +101,8 @@ class BadInputTest {
         IpvsPlan plan = render(List.of(b, a));
         assertThat(plan.v4().image().conflicts()).containsExactly("-t 192.168.99.1:80 of ns/b:p is already ns/a:p's");
         assertThat(plan.rulesetText()).contains("# conflict: -t 192.168.99.1:80 of ns/b:p is already ns/a:p's");
+        assertThat(skips(List.of(b, a))).containsExactly(new Skipped(Skipped.Cause.DUPLICATE_VIRTUAL_SERVER, "virtual servers IPV4",
+                "-t 192.168.99.1:80 of ns/b:p is already ns/a:p's"));
         assertThat(applied(List.of(a, b))).contains("vs VirtualServer[key=-t 192.168.99.1:80, scheduler=rr, flags=0, timeoutSeconds=0]\n"
                 + "  rs RealServer[address=10.180.0.1, port=80, weight=1, forwarding=MASQUERADE]\ncreate ").contains("172.30.0.62");
         assertThat(plan.v4().image().serviceKeys().stream().mapToInt(k -> plan.v4().image().reals(k).size()).sum()).isEqualTo(3);
@@ -125,8 +138,13 @@ class BadInputTest {
         assertThat(plan.rulesetText()).contains("# skipped: scheduler mh is not in the kernel (module ip_vs_mh not loadable); "
                 + "virtual servers not programmed: -t 172.30.0.41:80, -t 192.168.0.2:30041").contains("-u 172.30.0.10:53");
         Transaction tx = b.diffFromKernel(plan, SyncOptions.at(T0));
+        assertThat(tx.skipped()).isNotEmpty().extracting(Skipped::cause).containsOnly(Skipped.Cause.MISSING_SCHEDULER);
         b.apply(tx);
         assertThat(kernel.virtualServers()).isEmpty();
+        Plan again = b.renderIncremental(tx.result(), IpvsStates.state(List.of(np, IpvsStates.dns()), mh), StateDelta.between(
+                IpvsStates.state(List.of(np, IpvsStates.dns()), mh), IpvsStates.state(List.of(np, IpvsStates.dns()), mh)));
+        assertThat(b.diff(Optional.of(tx.result()), again, SyncOptions.fullAt(T0)).skipped())
+                .as("reported once: not again while nothing changed, not at a periodic full sync").isEmpty();
         assertThat(kernel.addresses(PartText.DUMMY)).isEmpty();
         assertThat(kernel.setEntries(IpSets.CLUSTER_IP.name(IpFamily.IPV4))).isEmpty();
 

@@ -4,6 +4,7 @@ import static io.kproxy.testkit.netns.Flow.reaches;
 import static io.kproxy.testkit.netns.Flow.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.backend.KernelException;
 import io.kproxy.backend.Plan;
 import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
@@ -27,7 +28,8 @@ import java.util.Optional;
 /**
  * Runs inside User-Mode Linux ({@link IpvsNodeUmlIT}), booted without {@code ip_vs_mh}: what the
  * ipvs backend reads from the node's kernel. NodePorts answer on every local address of the node
- * namespace (not only the Node object's IP), and follow an address added and removed between two
+ * namespace the backend reports (not only the Node object's IP; taken into the node state before
+ * each render, as the engine records them), and follow an address added and removed between two
  * syncs; a real server, a set member and a {@code kube-ipvs0} address deleted behind the backend's
  * back are put back by the next forced full sync; the scheduler {@code mh}, which this kernel
  * cannot load, skips every virtual server without failing the sync and leaves no probe behind.
@@ -51,9 +53,9 @@ public final class IpvsNodeScenario {
             NetNs node = topo.ns("node");
             Optional<String> ns = Optional.of(node.name());
             SettableClock clock = new SettableClock(IpvsPacketFlowScenario.START);
-            NodeState state = IpvsStates.node().state(PacketWorld.services());
             IpvsBackend backend = new IpvsBackend(IpvsSettings.DEFAULT, true, NetlinkIpvsKernel.open(ns), Optional.empty(),
                     IpvsProvider.conntrack(ns), clock);
+            NodeState state = observed(backend, IpvsStates.node().state(PacketWorld.services()));
             Plan applied = sync(backend, Optional.empty(), backend.render(state), SyncOptions.fullAt(clock.instant()));
             List<String> failures = new ArrayList<>();
 
@@ -65,7 +67,8 @@ public final class IpvsNodeScenario {
             }
 
             node.exec("ip", "addr", "add", EXTRA + "/32", "dev", "ve-ext");
-            Plan withExtra = backend.renderIncremental(applied, state, StateDelta.between(state, state));
+            NodeState extraState = observed(backend, state);
+            Plan withExtra = backend.renderIncremental(applied, extraState, StateDelta.between(state, extraState));
             Transaction added = backend.diff(Optional.of(applied), withExtra, SyncOptions.at(clock.instant()));
             applied = sync(backend, Optional.of(applied), withExtra, SyncOptions.at(clock.instant()));
             Flow extra = tcp("NodePort on an address added since the last sync", "ext", EXTRA, 30010, reaches(Flow.Masq.YES, "pod1", "rpod"));
@@ -74,7 +77,8 @@ public final class IpvsNodeScenario {
                 extra.check(topo, V4, IpvsPacketFlowScenario.TIMEOUT);
             });
             node.exec("ip", "addr", "del", EXTRA + "/32", "dev", "ve-ext");
-            Plan without = backend.renderIncremental(applied, state, StateDelta.between(state, state));
+            NodeState withoutState = observed(backend, extraState);
+            Plan without = backend.renderIncremental(applied, withoutState, StateDelta.between(extraState, withoutState));
             applied = sync(backend, Optional.of(applied), without, SyncOptions.at(clock.instant()));
             IpvsPacketFlowScenario.check(failures, "IPV4 NodePort virtual servers of a removed address go at the next sync",
                     () -> assertThat(node.exec("ipvsadm", "-Sn")).doesNotContain(EXTRA).contains("-A -t " + V4.nodeUplink() + ":30010"));
@@ -98,7 +102,7 @@ public final class IpvsNodeScenario {
                 assertThat(node.exec("cat", "/proc/modules")).doesNotContain("ip_vs_mh ").contains("ip_vs_rr ");
                 States.NodeSpec spec = IpvsStates.node();
                 spec.ipvs = new DataplaneSettings.Ipvs("mh", List.of(), false, Duration.ZERO, Duration.ZERO, Duration.ZERO);
-                NodeState withMh = spec.state(PacketWorld.services());
+                NodeState withMh = observed(backend, spec.state(PacketWorld.services()));
                 Plan skipped = backend.renderIncremental(current[0], withMh, StateDelta.between(state, withMh));
                 assertThat(skipped.rulesetText()).contains("# skipped: scheduler mh is not in the kernel (module ip_vs_mh not loadable); "
                         + "virtual servers not programmed: -t " + V4.cip(10) + ":80");
@@ -114,6 +118,14 @@ public final class IpvsNodeScenario {
             backend.cleanup();
             backend.close();
         }
+    }
+
+    /**
+     * {@code state} with the local addresses the backend reads from the kernel now, as the engine
+     * records them ({@code LocalAddressesObserved}) and the fold keeps them before a sync.
+     */
+    private static NodeState observed(IpvsBackend backend, NodeState state) throws KernelException {
+        return IpvsStates.withLocalAddresses(state, backend.localAddresses().orElseThrow());
     }
 
     /** Diffs from {@code last} (from the kernel when empty), applies, returns the result. */

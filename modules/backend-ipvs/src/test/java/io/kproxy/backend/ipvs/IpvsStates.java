@@ -4,8 +4,10 @@ import static io.kproxy.backend.testkit.States.ep;
 import static io.kproxy.backend.testkit.States.port;
 
 import io.kproxy.backend.testkit.States;
+import io.kproxy.model.IpAddress;
 import io.kproxy.model.Protocol;
 import io.kproxy.state.DataplaneSettings;
+import io.kproxy.state.NodeInfo;
 import io.kproxy.state.NodePortAddresses;
 import io.kproxy.state.NodeState;
 import java.util.List;
@@ -29,6 +31,13 @@ final class IpvsStates {
         States.NodeSpec node = node();
         node.ipvs = ipvs;
         return node.state(specs.stream().map(States.PortSpec::build).toList());
+    }
+
+    /** {@code state} with {@code addresses} as the node's recorded local addresses ({@code LocalAddressesObserved}). */
+    static NodeState withLocalAddresses(NodeState state, List<IpAddress> addresses) {
+        NodeInfo n = state.node();
+        return new NodeState(new NodeInfo(n.name(), n.observed(), n.zone(), n.primaryIPs(), n.podCIDRs(), n.eligible(), addresses),
+                state.settings(), state.synced(), state.ipv4(), state.ipv6());
     }
 
     /** A ClusterIP service with two endpoints, one of them local. */

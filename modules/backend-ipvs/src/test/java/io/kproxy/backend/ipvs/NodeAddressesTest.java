@@ -17,15 +17,17 @@ import io.kproxy.state.NodeState;
 import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.SettableClock;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * NodePort virtual servers go on every local address of the node the kernel reports (but
- * {@code kube-ipvs0}'s), filtered by {@code nodePortAddresses}, as upstream's
- * {@code syncProxyRules} does with {@code nodeAddressSet} (pkg/proxy/ipvs/proxier.go), and they
- * follow the addresses from one sync to the next; a cluster IP on one of them is skipped.
+ * NodePort virtual servers go on every local address of the node the node state recorded (what
+ * the backend read from the kernel, but {@code kube-ipvs0}'s, recorded by the engine), filtered by
+ * {@code nodePortAddresses}, as upstream's {@code syncProxyRules} does with {@code nodeAddressSet}
+ * (pkg/proxy/ipvs/proxier.go), and they follow the addresses from one sync to the next; a cluster
+ * IP on one of them is skipped. The render never reads the kernel's addresses itself.
  */
 class NodeAddressesTest {
 
@@ -44,21 +46,20 @@ class NodeAddressesTest {
 
     @Test
     void nodePortsGoOnEveryLocalAddressAndFollowThem() throws Exception {
-        kernel.setLocalAddresses(List.of(ip("192.168.0.2"), ip("203.0.113.1"), ip("fd00:192::2")));
-        NodeState state = IpvsStates.state(List.of(nodePortService()));
+        NodeState state = local(IpvsStates.state(List.of(nodePortService())), "192.168.0.2", "203.0.113.1", "fd00:192::2");
         Plan first = backend.render(state);
         backend.apply(backend.diff(Optional.empty(), first, SyncOptions.at(T0)));
         assertThat(kernel.dump()).contains("-t 192.168.0.2:30050").contains("-t 203.0.113.1:30050");
 
-        kernel.setLocalAddresses(List.of(ip("192.168.0.2"), ip("192.0.2.50")));
-        Plan next = backend.renderIncremental(first, state, StateDelta.between(state, state));
+        NodeState moved = local(state, "192.168.0.2", "192.0.2.50");
+        Plan next = backend.renderIncremental(first, moved, StateDelta.between(state, moved));
         Transaction tx = backend.diff(Optional.of(first), next, SyncOptions.at(T0));
         assertThat(tx.text()).contains("ipvsadm -A -t 192.0.2.50:30050 -s rr").contains("ipvsadm -D -t 203.0.113.1:30050")
                 .doesNotContain("192.168.0.2:30050");
         backend.apply(tx);
         assertThat(kernel.dump()).contains("-t 192.0.2.50:30050").doesNotContain("203.0.113.1");
 
-        Plan same = backend.renderIncremental(next, state, StateDelta.between(state, state));
+        Plan same = backend.renderIncremental(next, moved, StateDelta.between(moved, moved));
         assertThat(backend.diff(Optional.of(next), same, SyncOptions.at(T0)).isEmpty()).as("unchanged addresses: a no-op sync").isTrue();
     }
 
@@ -66,22 +67,33 @@ class NodeAddressesTest {
     void nodePortAddressesFilterTheLocalAddresses() {
         States.NodeSpec node = IpvsStates.node();
         node.v4NodePorts = new NodePortAddresses.Cidrs(List.of(cidr("203.0.113.0/24")));
-        NodeState state = node.state(List.of(nodePortService().build()));
-        kernel.setLocalAddresses(List.of(ip("192.168.0.2"), ip("203.0.113.1"), ip("203.0.113.9")));
+        NodeState state = local(node.state(List.of(nodePortService().build())), "192.168.0.2", "203.0.113.1", "203.0.113.9");
         String text = backend.render(state).rulesetText();
         assertThat(text).contains("-A -t 203.0.113.1:30050").contains("-A -t 203.0.113.9:30050").doesNotContain("192.168.0.2:30050");
     }
 
     @Test
     void aClusterIpOnAnyLocalAddressIsSkipped() {
-        kernel.setLocalAddresses(List.of(ip("192.168.0.2"), ip("172.30.0.50")));
-        String text = backend.render(IpvsStates.state(List.of(nodePortService()))).rulesetText();
+        String text = backend.render(local(IpvsStates.state(List.of(nodePortService())), "192.168.0.2", "172.30.0.50")).rulesetText();
         assertThat(text).contains("# skipped: cluster IP 172.30.0.50 is an address of this node").doesNotContain("-A -t");
     }
 
     @Test
-    void withoutAKernelViewTheNodeObjectsAddressesAreUsed() {
+    void withNoRecordedAddressesTheNodeObjectsAreUsed() {
+        kernel.setLocalAddresses(List.of(ip("192.168.0.2"), ip("203.0.113.1")));
         String text = backend.render(IpvsStates.state(List.of(nodePortService()))).rulesetText();
-        assertThat(text).contains("-A -t 192.168.0.2:30050").doesNotContain("203.0.113.1");
+        assertThat(text).as("the kernel's addresses are not read by the render").contains("-A -t 192.168.0.2:30050")
+                .doesNotContain("203.0.113.1");
+    }
+
+    @Test
+    void theBackendReportsTheKernelsAddressesForTheEngineToRecord() throws Exception {
+        assertThat(backend.localAddresses()).as("a kernel that cannot tell").isEmpty();
+        kernel.setLocalAddresses(List.of(ip("203.0.113.1"), ip("192.168.0.2")));
+        assertThat(backend.localAddresses()).contains(List.of(ip("203.0.113.1"), ip("192.168.0.2")));
+    }
+
+    private static NodeState local(NodeState state, String... addresses) {
+        return IpvsStates.withLocalAddresses(state, Arrays.stream(addresses).map(States::ip).toList());
     }
 }
