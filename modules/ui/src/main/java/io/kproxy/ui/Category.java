@@ -6,6 +6,7 @@ import io.kproxy.events.DataplanePinned;
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ServiceCIDRDeleted;
@@ -64,6 +65,8 @@ enum Category {
             case SourceSynced e -> RELIST;
             case SourceRelisted e -> RELIST;
             case ConfigRecorded e -> CONFIG;
+            // the node's own facts, read by its agent (ipvs mode's local addresses), not the API server's
+            case LocalAddressesObserved e -> CONFIG;
             case SyncApplied e -> e.kind() == SyncKind.FULL ? SYNC_FULL : SYNC_PARTIAL;
             case SyncFailed e -> SYNC_FAILED;
             case DataplanePinned e -> PIN;

@@ -6,6 +6,7 @@ import io.kproxy.events.DataplanePinned;
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.NodeDeleted;
@@ -150,6 +151,7 @@ final class JournalIndex {
                 marks.add(new Mark(Mark.Kind.UNPIN, t, t, e.offset(), "", "dataplane unpinned: " + Describe.object(u)));
             }
             case ConfigRecorded r -> marks.add(new Mark(Mark.Kind.CONFIG, t, t, e.offset(), "", "configuration recorded: " + Describe.object(r)));
+            case LocalAddressesObserved a -> marks.add(new Mark(Mark.Kind.CONFIG, t, t, e.offset(), "", "node addresses recorded: " + Describe.object(a)));
             case SourceRelisted r -> {
                 marks.add(new Mark(Mark.Kind.RELIST, t, t, e.offset(), "", "relist of " + Describe.object(r)));
                 if (r.kind() == ResourceKind.ENDPOINT_SLICE) {

@@ -6,6 +6,7 @@ import io.kproxy.events.DataplanePinned;
 import io.kproxy.events.DataplaneUnpinned;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.NodeDeleted;
 import io.kproxy.events.NodeObserved;
 import io.kproxy.events.ServiceCIDRDeleted;
@@ -20,7 +21,7 @@ import io.kproxy.model.NodeName;
 
 /**
  * Which records of a cluster topic are one node's facts: every observation and barrier, and of
- * the Nodes only its own. A node's own records found on a topic (config, syncs, pins) are never
+ * the Nodes only its own. A node's own records found on a topic (config, syncs, pins, local addresses) are never
  * its facts: nothing on the topic can pin a node's dataplane. What the {@link Follower} mirrors
  * and what fleet time travel folds for a node. Pure.
  */
@@ -35,7 +36,8 @@ public final class NodeFacts {
                  ServiceCIDRDeleted _, SourceSynced _, SourceRelisted _ -> true;
             case NodeObserved n -> n.node().equals(node);
             case NodeDeleted n -> n.node().equals(node);
-            case ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _ -> false;
+            // The node's local addresses are read by its own agent (ipvs mode), like its config.
+            case ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _, LocalAddressesObserved _ -> false;
         };
     }
 }

@@ -3,6 +3,7 @@ package io.kproxy.journal.kafka;
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.EndpointSliceDeleted;
 import io.kproxy.events.EndpointSliceObserved;
+import io.kproxy.events.LocalAddressesObserved;
 import io.kproxy.events.EventCodec;
 import io.kproxy.events.Envelope;
 import io.kproxy.events.NodeDeleted;
@@ -82,7 +83,7 @@ public final class TopicImage {
                 objects.get(r.kind()).keySet().retainAll(r.keysPresent());
                 synced.put(r.kind(), r.resourceVersion());
             }
-            case ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _ -> {
+            case ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _, LocalAddressesObserved _ -> {
                 // a node's own records: no object of the cluster
             }
         }
@@ -106,7 +107,7 @@ public final class TopicImage {
             case NodeObserved n -> n.object();
             case ServiceCIDRObserved c -> c.object();
             case ServiceDeleted _, EndpointSliceDeleted _, NodeDeleted _, ServiceCIDRDeleted _, SourceSynced _, SourceRelisted _,
-                 ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _ -> null;
+                 ConfigRecorded _, SyncApplied _, SyncFailed _, DataplanePinned _, DataplaneUnpinned _, LocalAddressesObserved _ -> null;
         };
     }
 
