@@ -16,6 +16,7 @@ import io.kproxy.source.kube.internal.Reachability;
 import io.kproxy.source.kube.internal.Redactor;
 import io.kproxy.source.kube.internal.RequestObserver;
 import io.kproxy.source.kube.internal.SourceStats;
+import io.kproxy.source.kube.internal.WatchLiveness;
 import io.kproxy.source.kube.internal.Watchdog;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +44,9 @@ import org.slf4j.LoggerFactory;
  *       that found differences; nothing at all on a restart that found none).</li>
  *   <li>fabric8 resumes watches after a disconnect and relists after a 410 Gone; each relist
  *       ends with {@code SourceRelisted}. A watchdog forces a relist when a watch stays closed
- *       (a plain HTTP 410 on reconnect, which fabric8 retries forever).</li>
+ *       (a plain HTTP 410 on reconnect, which fabric8 retries forever), after client-go's backoff
+ *       when the watch met a 410, and when a watch outlives its request's timeout (a half-open
+ *       connection; {@link KubeSourceOptions#minWatchTimeout()}).</li>
  *   <li>Appends go through one bounded queue and one appender thread; a refused append (full
  *       disk) is retried with backoff while the queue fills and informer callbacks block: no
  *       observation is dropped or reordered.</li>
@@ -61,6 +65,7 @@ public final class KubeSource implements AutoCloseable {
     private final AppendQueue queue;
     private final KubernetesClient client;
     private final Reachability reachability;
+    private final WatchLiveness liveness;
     private final List<KindWatch<?>> watches = new ArrayList<>();
     private final Watchdog watchdog;
     private final ScheduledExecutorService monitor;
@@ -88,7 +93,8 @@ public final class KubeSource implements AutoCloseable {
         ClientSettings settings = ClientFactory.settings(options);
         this.reachability = new Reachability(settings.server(), settings.authentication(),
                 Reachability.hintFor(settings), System::nanoTime);
-        this.client = ClientFactory.create(settings, options, new RequestObserver(stats, reachability, settings.token()));
+        this.liveness = new WatchLiveness(options.minWatchTimeout(), System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        this.client = ClientFactory.create(settings, options, new RequestObserver(stats, reachability, settings.token(), liveness));
         LOG.info("decision=configure-client origin=\"{}\" address={} auth=\"{}\"", settings.origin(), settings.server(),
                 settings.authentication());
         watches.add(watch(KindSpec.services(), known, sink));
@@ -100,13 +106,14 @@ public final class KubeSource implements AutoCloseable {
         this.monitor = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("kproxy-source-monitor").daemon(true).factory());
         this.relister = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-source-relist").daemon(true).factory());
-        this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), System::nanoTime, relister);
+        this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), liveness, System::nanoTime,
+                () -> ThreadLocalRandom.current().nextDouble(), relister);
     }
 
     private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
         KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
-        return new KindWatch<>(spec, client, ledger, stats, options.listPageSize(), reachability);
+        return new KindWatch<>(spec, client, ledger, stats, options.listPageSize(), reachability, liveness);
     }
 
     /**

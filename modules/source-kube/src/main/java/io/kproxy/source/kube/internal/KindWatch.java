@@ -41,6 +41,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private final SourceStats stats;
     private final long pageSize;
     private final Reachability reachability;
+    private final WatchLiveness liveness;
     // A lock of their own: start() holds this object's lock while it may block on a full queue.
     private final Object episodeLock = new Object();
     private String failingReason = "";   // guarded by episodeLock
@@ -52,8 +53,9 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private volatile boolean closed;
 
     public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize,
-                     Reachability reachability) {
+                     Reachability reachability, WatchLiveness liveness) {
         this.reachability = reachability;
+        this.liveness = liveness;
         this.spec = spec;
         this.client = client;
         this.ledger = ledger;
@@ -152,7 +154,9 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
 
     private void failedLocked(ApiFailure failure, boolean started) {
         if (failure.reason().equals("http-410")) {
-            // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)).
+            // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)),
+            // or the watchdog does after client-go's backoff if the informer waits longer.
+            liveness.gone(spec.kind());
             LOG.info("decision=relist kind={} reason=http-410 started={}", spec.kind(), started);
             return;
         }
@@ -204,7 +208,13 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     @Override
     public boolean isWatching() {
         SharedIndexInformer<T> current = informer;
-        return current != null && current.isWatching();
+        try {
+            return current != null && current.isWatching();
+        } catch (NullPointerException e) {
+            // fabric8 7.8's Reflector.isWatching() reads its watch future with Optional.of while
+            // stop() (a relist replacing this informer) may have cleared it: a watch being closed.
+            return false;
+        }
     }
 
     /** Stops the informer; idempotent. */
