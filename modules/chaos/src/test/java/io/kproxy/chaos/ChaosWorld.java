@@ -32,9 +32,12 @@ final class ChaosWorld implements AutoCloseable {
     final Rulesets rulesets;
     final Path dir;
     final Path logs;
+    final DiskFull disk;
     private final List<Agent> agents = new ArrayList<>();
+    private long clockOffsetSeconds;
 
-    private ChaosWorld(Topology topo, NetNs scratch, MockCluster cluster, FaultProxy proxy, Path dir, Path logs) {
+    private ChaosWorld(Topology topo, NetNs scratch, MockCluster cluster, FaultProxy proxy, Path dir, Path logs, DiskFull disk) {
+        this.disk = disk;
         this.topo = topo;
         this.scratch = scratch;
         this.cluster = cluster;
@@ -57,7 +60,10 @@ final class ChaosWorld implements AutoCloseable {
             Path dir = Files.createTempDirectory(Path.of("/tmp"), "kp-chaos-");
             Files.writeString(dir.resolve("render-config.yaml"),
                     "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\nclusterCIDR: 10.0.0.0/16\n");
-            return new ChaosWorld(topo, scratch, cluster, proxy, dir, logs);
+            return new ChaosWorld(topo, scratch, cluster, proxy, dir, logs, DiskFull.mount(dir.resolve("disk")));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while mounting the journal's tmpfs", e);
         } catch (IOException | RuntimeException e) {
             for (AutoCloseable c : new AutoCloseable[] {proxy, cluster, scratch, topo}) {
                 try {
@@ -72,8 +78,23 @@ final class ChaosWorld implements AutoCloseable {
         }
     }
 
+    /** On the small tmpfs the runner fills ({@link DiskFull}). */
     Path journal() {
-        return dir.resolve("journal");
+        return disk.root().resolve("journal");
+    }
+
+    /**
+     * The next lives of the agent run in a time namespace whose CLOCK_MONOTONIC and
+     * CLOCK_BOOTTIME are {@code seconds} ahead of the machine's ({@code unshare --time}, which
+     * sets the offsets and execs, so the process is still the agent); the machine's clocks are
+     * never touched, and CLOCK_REALTIME has no namespace (chaos/README.md, CLOCK_STEP).
+     */
+    void clockOffset(long seconds) {
+        clockOffsetSeconds = seconds;
+    }
+
+    long clockOffset() {
+        return clockOffsetSeconds;
     }
 
     /** Starts a new life of the agent inside the node namespace, the same command every time. */
@@ -82,7 +103,13 @@ final class ChaosWorld implements AutoCloseable {
                 "--cluster-cidr", "10.0.0.0/16", "--journal-dir", journal().toString(), "--iptables-sync-period", SYNC_PERIOD,
                 "--iptables-min-sync-period", "0s", "--healthz-bind-address", "0.0.0.0:" + HEALTHZ_PORT, "--metrics-bind-address",
                 "127.0.0.1:10249", "--snapshot-interval", "100", "--admin-socket", dir.resolve("admin.sock").toString());
-        Agent a = Agent.start(topo.ns("node").prefix(), args, logs.resolve("agent-" + (agents.size() + 1) + ".log"));
+        List<String> prefix = new ArrayList<>();
+        if (clockOffsetSeconds != 0) {
+            prefix.addAll(List.of("unshare", "--time", "--monotonic", Long.toString(clockOffsetSeconds), "--boottime",
+                    Long.toString(clockOffsetSeconds)));
+        }
+        prefix.addAll(topo.ns("node").prefix());
+        Agent a = Agent.start(prefix, args, logs.resolve("agent-" + (agents.size() + 1) + ".log"));
         agents.add(a);
         return a;
     }
@@ -113,7 +140,7 @@ final class ChaosWorld implements AutoCloseable {
     public void close() {
         agents.forEach(Agent::close);
         RuntimeException failed = null;
-        for (AutoCloseable c : new AutoCloseable[] {proxy, cluster, scratch, topo}) {
+        for (AutoCloseable c : new AutoCloseable[] {proxy, cluster, scratch, topo, disk}) {
             try {
                 c.close();
             } catch (Exception e) {

@@ -38,6 +38,16 @@ final class Rulesets {
         return r.exitCode() == 0 ? NftListing.canonical(r.stdout()) : "";
     }
 
+    /**
+     * A listing without the {@code flags owner} line and owner's comment of a table someone took
+     * ({@link KernelRefusal}), and with counters at zero (packets flow while it is compared with itself).
+     */
+    static String withoutOwner(String listing) {
+        return listing.lines().filter(l -> !l.strip().equals("flags owner"))
+                .map(l -> l.replaceAll("counter packets [0-9]+ bytes [0-9]+", "counter").replaceAll(" # progname \\S+$", ""))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
     /** The first line where {@code a} and {@code b} differ, for a violation's detail. */
     static String firstDifference(String a, String b) {
         String[] x = a.split("\n");
