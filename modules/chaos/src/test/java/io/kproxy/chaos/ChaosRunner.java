@@ -33,6 +33,7 @@ final class ChaosRunner {
     private final long seed;
     private final double minutes;
     private final List<FaultKind> kinds;
+    private final String mode;
     private final Random random;
     private final ChaosReport report;
     private final long start = System.nanoTime();
@@ -41,10 +42,15 @@ final class ChaosRunner {
     private Agent agent;
     private Churn churn;
 
-    ChaosRunner(long seed, double minutes, List<FaultKind> kinds) {
+    /** @param mode the agent's {@code --proxy-mode}: {@code nftables} or {@code iptables} */
+    ChaosRunner(long seed, double minutes, List<FaultKind> kinds, String mode) {
         if (kinds.isEmpty() || minutes <= 0) {
             throw new IllegalArgumentException("a run needs fault kinds and a positive length");
         }
+        if (mode.equals("iptables") && kinds.contains(FaultKind.KERNEL_REFUSAL)) {
+            throw new IllegalArgumentException("KERNEL_REFUSAL takes an nftables table: nftables mode only");
+        }
+        this.mode = mode;
         this.seed = seed;
         this.minutes = minutes;
         this.kinds = List.copyOf(kinds);
@@ -62,7 +68,7 @@ final class ChaosRunner {
         }
         Traffic traffic = null;
         Thread sampler = null;
-        try (ChaosWorld w = ChaosWorld.create(out)) {
+        try (ChaosWorld w = ChaosWorld.create(out, mode)) {
             world = w;
             churn = new Churn(w.cluster, random);
             churn.seed();

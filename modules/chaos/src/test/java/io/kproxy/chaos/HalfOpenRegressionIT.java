@@ -18,7 +18,7 @@ class HalfOpenRegressionIT {
     @Test
     void aHalfOpenWatchIsNoticedAndTheKernelConverges() throws Exception {
         KernelTests.require("ip", "nft");
-        ChaosReport report = new ChaosRunner(1, 0.5, List.of(FaultKind.HALF_OPEN)).run(Path.of("target", "chaos", "half-open-seed-1"));
+        ChaosReport report = new ChaosRunner(1, 0.5, List.of(FaultKind.HALF_OPEN), "nftables").run(Path.of("target", "chaos", "half-open-seed-1"));
         System.out.print(report.text());
         assertThat(report.faultCount()).as("faults injected").isPositive();
         assertThat(report.violations()).as(report.text()).isEmpty();
