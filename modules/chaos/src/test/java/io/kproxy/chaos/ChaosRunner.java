@@ -34,6 +34,7 @@ final class ChaosRunner {
     private final double minutes;
     private final List<FaultKind> kinds;
     private final String mode;
+    private final boolean inOrder;
     private final Random random;
     private final ChaosReport report;
     private final long start = System.nanoTime();
@@ -44,6 +45,14 @@ final class ChaosRunner {
 
     /** @param mode the agent's {@code --proxy-mode}: {@code nftables} or {@code iptables} */
     ChaosRunner(long seed, double minutes, List<FaultKind> kinds, String mode) {
+        this(seed, minutes, kinds, mode, false);
+    }
+
+    /**
+     * @param inOrder the faults in the order of {@code kinds}, round and round, instead of drawn
+     *                from the seed (a regression test that needs one fault right after another)
+     */
+    ChaosRunner(long seed, double minutes, List<FaultKind> kinds, String mode, boolean inOrder) {
         if (kinds.isEmpty() || minutes <= 0) {
             throw new IllegalArgumentException("a run needs fault kinds and a positive length");
         }
@@ -51,6 +60,7 @@ final class ChaosRunner {
             throw new IllegalArgumentException("KERNEL_REFUSAL takes an nftables table: nftables mode only");
         }
         this.mode = mode;
+        this.inOrder = inOrder;
         this.seed = seed;
         this.minutes = minutes;
         this.kinds = List.copyOf(kinds);
@@ -83,7 +93,7 @@ final class ChaosRunner {
             for (int n = 0; n < maxFaults && System.nanoTime() < deadline; n++) {
                 current = "churn";
                 churn.during(1_000 + random.nextInt(4_000));
-                FaultKind kind = kinds.get(random.nextInt(kinds.size()));
+                FaultKind kind = inOrder ? kinds.get(n % kinds.size()) : kinds.get(random.nextInt(kinds.size()));
                 current = kind + "#" + n;
                 log("fault=" + kind + " n=" + n);
                 long ended = inject(kind);

@@ -63,7 +63,9 @@ public final class KubeSource implements AutoCloseable {
     private final KubeSourceOptions options;
     private final SourceStats stats;
     private final AppendQueue queue;
-    private final KubernetesClient client;
+    private final ClientSettings settings;
+    private final RequestObserver observer;
+    private volatile KubernetesClient client;   // replaced by resetConnections()
     private final Reachability reachability;
     private final WatchLiveness liveness;
     private final List<KindWatch<?>> watches = new ArrayList<>();
@@ -90,11 +92,12 @@ public final class KubeSource implements AutoCloseable {
                 return queue.afterDurable(action);
             }
         };
-        ClientSettings settings = ClientFactory.settings(options);
+        this.settings = ClientFactory.settings(options);
         this.reachability = new Reachability(settings.server(), settings.authentication(),
                 Reachability.hintFor(settings), System::nanoTime);
         this.liveness = new WatchLiveness(options.minWatchTimeout(), System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
-        this.client = ClientFactory.create(settings, options, new RequestObserver(stats, reachability, settings.token(), liveness));
+        this.observer = new RequestObserver(stats, reachability, settings.token(), liveness);
+        this.client = ClientFactory.create(settings, options, observer);
         LOG.info("decision=configure-client origin=\"{}\" address={} auth=\"{}\"", settings.origin(), settings.server(),
                 settings.authentication());
         watches.add(watch(KindSpec.services(), known, sink));
@@ -107,13 +110,13 @@ public final class KubeSource implements AutoCloseable {
                 Thread.ofPlatform().name("kproxy-source-monitor").daemon(true).factory());
         this.relister = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-source-relist").daemon(true).factory());
         this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), liveness, System::nanoTime,
-                () -> ThreadLocalRandom.current().nextDouble(), relister);
+                () -> ThreadLocalRandom.current().nextDouble(), relister, this::resetConnections);
     }
 
     private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
         KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
-        return new KindWatch<>(spec, client, ledger, stats, options.listPageSize(), reachability, liveness);
+        return new KindWatch<>(spec, () -> client, ledger, stats, options.listPageSize(), reachability, liveness);
     }
 
     /**
@@ -201,6 +204,30 @@ public final class KubeSource implements AutoCloseable {
     /** Adds a listener for state changes (see {@link SourceStateListener} for threading). */
     public void addListener(SourceStateListener listener) {
         stats.addListener(listener);
+    }
+
+    /**
+     * A watch outlived its deadline: its connection is half-open, and so, most likely, is every
+     * other connection to the API server (they share the path that went silent), idle pooled ones
+     * included, which the next list would reuse and wait on. As client-go closes its one HTTP/2
+     * connection when a ping goes unanswered and every reflector starts again: a new client (new
+     * connections), every kind relisted on it, then the old client released. Runs on the relist
+     * thread.
+     */
+    private void resetConnections() {
+        KubernetesClient old;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            old = client;
+            client = ClientFactory.create(settings, options, observer);
+        }
+        LOG.warn("decision=reset-connections reason=watch-past-deadline address={} kinds={}", settings.server(), watches.size());
+        for (KindWatch<?> w : watches) {
+            w.start(KindLedger.Origin.WATCHDOG);
+        }
+        old.close();
     }
 
     /** Stops the informers, appends what is queued (for up to 5 s), releases the client. Idempotent. */

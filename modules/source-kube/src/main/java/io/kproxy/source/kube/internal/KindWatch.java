@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.model.Json;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private static final Logger LOG = LoggerFactory.getLogger(KindWatch.class);
 
     private final KindSpec<T> spec;
-    private final KubernetesClient client;
+    private final Supplier<KubernetesClient> client;
     private final KindLedger ledger;
     private final SourceStats stats;
     private final long pageSize;
@@ -52,7 +53,8 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private volatile SharedIndexInformer<T> informer;   // written under this object's lock
     private volatile boolean closed;
 
-    public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize,
+    /** @param client the source's current client (a new one after a half-open connection; see {@link Watchdog}) */
+    public KindWatch(KindSpec<T> spec, Supplier<KubernetesClient> client, KindLedger ledger, SourceStats stats, long pageSize,
                      Reachability reachability, WatchLiveness liveness) {
         this.reachability = reachability;
         this.liveness = liveness;
@@ -107,7 +109,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         if (informer != null) {
             informer.stop();
         }
-        SharedIndexInformer<T> next = spec.informable().apply(client).withLimit(pageSize).runnableInformer(0);
+        SharedIndexInformer<T> next = spec.informable().apply(client.get()).withLimit(pageSize).runnableInformer(0);
         // Keys and versions only: the source keeps no objects (see KeyVersionStore).
         next.itemStore(new KeyVersionStore<>(spec.empty()));
         next.exceptionHandler((started, error) -> {

@@ -51,13 +51,17 @@ public final class Watchdog {
     private final DoubleSupplier random;
     private final WatchLiveness liveness;
     private final Executor relister;
+    private final Runnable resetConnections;
 
     /**
-     * @param relister runs the forced relists, so that a relist waiting on a full queue never
-     *                 stalls the thread that ticks (and publishes the source's state)
+     * @param relister         runs the forced relists, so that a relist waiting on a full queue
+     *                         never stalls the thread that ticks (and publishes the source's state)
+     * @param resetConnections replaces the client's connections and relists every kind (run on
+     *                         {@code relister}) when a watch is found half-open
      */
     public Watchdog(List<? extends WatchedKind> watches, Duration grace, Duration backoffMax, WatchLiveness liveness,
-                    LongSupplier nanoTime, DoubleSupplier random, Executor relister) {
+                    LongSupplier nanoTime, DoubleSupplier random, Executor relister, Runnable resetConnections) {
+        this.resetConnections = resetConnections;
         this.graceNanos = grace.toNanos();
         this.backoff = IntervalFunction.ofExponentialBackoff(grace, 2.0, backoffMax);
         this.liveness = liveness;
@@ -104,8 +108,12 @@ public final class Watchdog {
         void check(long now) {
             if (watch.isWatching()) {
                 if (liveness.pastDeadline(watch.kind(), now)) {
-                    LOG.warn("decision=force-relist kind={} reason=watch-past-deadline", watch.kind());
-                    force();
+                    LOG.warn("decision=force-relist kind={} reason=watch-past-deadline scope=all-kinds", watch.kind());
+                    for (Tracked t : tracked) {
+                        liveness.relisted(t.watch.kind());
+                        t.closedSinceKnown = false;
+                    }
+                    relister.execute(resetConnections);
                     return;
                 }
                 lastOpen = now;

@@ -14,6 +14,7 @@ class WatchdogTest {
 
     private final AtomicLong now = new AtomicLong(1_000);
     private final WatchLiveness liveness = new WatchLiveness(Duration.ofSeconds(20), now::get, () -> 0.0);
+    private int resets;
 
     /** A kind whose watch state the test sets; a relist starts a list that the test ends. */
     private static final class FakeKind implements WatchedKind {
@@ -56,7 +57,10 @@ class WatchdogTest {
     }
 
     private Watchdog watchdog(FakeKind kind) {
-        return new Watchdog(List.of(kind), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 0.0, Runnable::run);
+        return new Watchdog(List.of(kind), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 0.0, Runnable::run, () -> {
+            resets++;
+            kind.relist();
+        });
     }
 
     @Test
@@ -106,7 +110,7 @@ class WatchdogTest {
     }
 
     @Test
-    void anOpenWatchPastItsRequestsDeadlineIsRelistedAtOnce() {
+    void anOpenWatchPastItsRequestsDeadlineResetsTheConnectionsAtOnce() {
         FakeKind kind = new FakeKind();
         Watchdog w = watchdog(kind);
         kind.watching = true;
@@ -116,6 +120,7 @@ class WatchdogTest {
         assertThat(kind.relists).as("within timeout + slack").isZero();
         run(w, Duration.ofSeconds(1));
         assertThat(kind.relists).as("a half-open watch, past its deadline").isEqualTo(1);
+        assertThat(resets).as("the client's connections are replaced, every kind relisted").isEqualTo(1);
         run(w, Duration.ofSeconds(60));
         assertThat(kind.relists).as("the relist cleared the old request's deadline").isEqualTo(1);
     }
@@ -145,7 +150,7 @@ class WatchdogTest {
 
     @Test
     void clientGosBackoffIsJitteredUpToTwiceItsBaseWhichStopsAt30Seconds() {
-        Watchdog w = new Watchdog(List.of(), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 1.0, Runnable::run);
+        Watchdog w = new Watchdog(List.of(), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 1.0, Runnable::run, () -> { });
         assertThat(Duration.ofNanos(w.goneBackoffNanos(1))).isEqualTo(Duration.ofMillis(1600));
         assertThat(Duration.ofNanos(w.goneBackoffNanos(20))).isEqualTo(Duration.ofSeconds(60));
     }
