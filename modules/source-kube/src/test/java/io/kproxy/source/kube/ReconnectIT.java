@@ -95,20 +95,28 @@ class ReconnectIT {
         assertThat(source.state().forcedRelists()).isZero();
     }
 
+    /**
+     * The Services' watch misses a delete, then is severed and every reconnect answered with a
+     * plain HTTP 410 (fabric8 retries those forever); returns how long until the watchdog forced
+     * a relist (at most 40 s).
+     */
+    private Duration severWithPlainGoneUntilForcedRelist() {
+        api.mute("services");
+        Kube.deleteService(api.client(), "b");
+        api.plainGoneOnWatch("services", true);
+        long severedAt = System.nanoTime();
+        api.sever("services");
+        await().atMost(40, TimeUnit.SECONDS).until(() -> source.state().forcedRelists() >= 1);
+        return Duration.ofNanos(System.nanoTime() - severedAt);
+    }
+
     @Test
     void aPlainGoneOnReconnectIsCaughtByTheWatchdog() throws Exception {
         Duration grace = Duration.ofSeconds(1);
         startSource(TestSources.options(api).withWatchdog(Duration.ofMillis(100), grace, Duration.ofSeconds(4)));
         long mark = log.nextOffset();
 
-        api.mute("services");
-        Kube.deleteService(api.client(), "b");
-        api.plainGoneOnWatch("services", true);
-        long severedAt = System.nanoTime();
-        api.sever("services");
-
-        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().forcedRelists() >= 1);
-        Duration took = Duration.ofNanos(System.nanoTime() - severedAt);
+        Duration took = severWithPlainGoneUntilForcedRelist();
         await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
         assertThat(LogView.all(log, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
         // grace + a tick + fabric8's first reconnect delay, with room for a busy machine
@@ -126,14 +134,7 @@ class ReconnectIT {
         startSource(TestSources.options(api));       // a 60 s watchdog grace
         long mark = log.nextOffset();
 
-        api.mute("services");
-        Kube.deleteService(api.client(), "b");
-        api.plainGoneOnWatch("services", true);
-        long severedAt = System.nanoTime();
-        api.sever("services");
-
-        await().atMost(40, TimeUnit.SECONDS).until(() -> source.state().forcedRelists() >= 1);
-        Duration took = Duration.ofNanos(System.nanoTime() - severedAt);
+        Duration took = severWithPlainGoneUntilForcedRelist();
         api.plainGoneOnWatch("services", false);
         await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
         assertThat(LogView.all(log, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
