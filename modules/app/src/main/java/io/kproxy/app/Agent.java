@@ -149,6 +149,16 @@ final class Agent implements AutoCloseable {
         return new Availability(modes, EnumSet.of(KproxyConfig.EventLogType.LOCAL, KproxyConfig.EventLogType.KAFKA));
     }
 
+    /**
+     * client-go's 5 min, or the seconds of the {@code kproxy.source.minWatchTimeoutSeconds} system
+     * property: not a flag (upstream has none), only for tests and the chaos runner, which need
+     * watches that end within seconds (docs/operations.md, "Watch liveness").
+     */
+    private static Duration minWatchTimeout() {
+        String seconds = System.getProperty("kproxy.source.minWatchTimeoutSeconds", "");
+        return seconds.isEmpty() ? Duration.ofMinutes(5) : Duration.ofSeconds(Long.parseLong(seconds));
+    }
+
     private void startAll(RunConfig.Resolved resolved, BackendProvider provider, Optional<String> master) throws IOException {
         ProxyConfig config = resolved.config();
         String node = resolved.node().value();
@@ -157,7 +167,8 @@ final class Agent implements AutoCloseable {
         // wrong layout is refused before anything binds, opens the journal or touches the kernel.
         KafkaEventLog topic = kafka ? own(KafkaEventLog.open(KafkaFollowing.options(config, resolved.node()))) : null;
         KubeSourceOptions options = KubeSourceOptions.defaults(resolved.node()).withKubeconfig(config.clientConnection().kubeconfig())
-                .withMasterUrl(master.orElse(""));
+                .withMasterUrl(master.orElse(""))
+                .withMinWatchTimeout(minWatchTimeout());
         // Upstream's Events (docs/operations.md, "Events"): first, so that a refusal below is recorded; closed last.
         EventRecorder events = own(startEvents(options));
         // Upstream's conntrack sysctls and oomScoreAdj, before anything listens (docs/operations.md, "Node settings").

@@ -1,6 +1,7 @@
 package io.kproxy.chaos;
 
 import io.kproxy.netns.NetnsThread;
+import io.kproxy.testkit.NftListing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,8 @@ final class ChaosRunner {
     private final long seed;
     private final double minutes;
     private final List<FaultKind> kinds;
+    private final String mode;
+    private final boolean inOrder;
     private final Random random;
     private final ChaosReport report;
     private final long start = System.nanoTime();
@@ -40,10 +43,24 @@ final class ChaosRunner {
     private Agent agent;
     private Churn churn;
 
-    ChaosRunner(long seed, double minutes, List<FaultKind> kinds) {
+    /** @param mode the agent's {@code --proxy-mode}: {@code nftables} or {@code iptables} */
+    ChaosRunner(long seed, double minutes, List<FaultKind> kinds, String mode) {
+        this(seed, minutes, kinds, mode, false);
+    }
+
+    /**
+     * @param inOrder the faults in the order of {@code kinds}, round and round, instead of drawn
+     *                from the seed (a regression test that needs one fault right after another)
+     */
+    ChaosRunner(long seed, double minutes, List<FaultKind> kinds, String mode, boolean inOrder) {
         if (kinds.isEmpty() || minutes <= 0) {
             throw new IllegalArgumentException("a run needs fault kinds and a positive length");
         }
+        if (mode.equals("iptables") && kinds.contains(FaultKind.KERNEL_REFUSAL)) {
+            throw new IllegalArgumentException("KERNEL_REFUSAL takes an nftables table: nftables mode only");
+        }
+        this.mode = mode;
+        this.inOrder = inOrder;
         this.seed = seed;
         this.minutes = minutes;
         this.kinds = List.copyOf(kinds);
@@ -61,7 +78,7 @@ final class ChaosRunner {
         }
         Traffic traffic = null;
         Thread sampler = null;
-        try (ChaosWorld w = ChaosWorld.create(out)) {
+        try (ChaosWorld w = ChaosWorld.create(out, mode)) {
             world = w;
             churn = new Churn(w.cluster, random);
             churn.seed();
@@ -76,7 +93,7 @@ final class ChaosRunner {
             for (int n = 0; n < maxFaults && System.nanoTime() < deadline; n++) {
                 current = "churn";
                 churn.during(1_000 + random.nextInt(4_000));
-                FaultKind kind = kinds.get(random.nextInt(kinds.size()));
+                FaultKind kind = inOrder ? kinds.get(n % kinds.size()) : kinds.get(random.nextInt(kinds.size()));
                 current = kind + "#" + n;
                 log("fault=" + kind + " n=" + n);
                 long ended = inject(kind);
@@ -149,6 +166,16 @@ final class ChaosRunner {
                 proxy.retarget(world.cluster.start());
                 proxy.down(false);
             }
+            case KERNEL_REFUSAL -> kernelRefusal(5_000 + random.nextInt(10_000));
+            case DISK_FULL -> diskFull(3_000 + random.nextInt(9_000));
+            case CLOCK_STEP -> {
+                // Forwards or back by 1 h to 30 days, never below the machine's own clock (offset >= 0).
+                long step = 3_600 + random.nextLong(30L * 86_400);
+                long previous = world.clockOffset();
+                world.clockOffset(previous >= step && random.nextBoolean() ? previous - step : previous + step);
+                log("clock_offset_s=" + world.clockOffset() + " previous_s=" + previous);
+                kill9();
+            }
             case KILL9 -> {
                 kill9();
                 if (random.nextInt(3) == 0) {
@@ -180,6 +207,52 @@ final class ChaosRunner {
             violation("health", "/healthz never answered 503 in " + millis + " ms without the API server (timeout 2 x " + ChaosWorld.SYNC_PERIOD + ")");
         }
         world.proxy.down(false);
+    }
+
+    /**
+     * The kernel refuses the agent's transactions while another process owns its table
+     * ({@link KernelRefusal}): the table must stay exactly as it was taken (a refused transaction
+     * changes nothing), and /healthz must turn 503 when changes wait longer than twice the sync
+     * period (a refusal of 8 s or more, with churn going on).
+     */
+    private void kernelRefusal(long millis) throws Exception {
+        NetnsThread node = world.topo.executor("node");
+        long end = System.nanoTime() + millis * 1_000_000L;
+        boolean saw503 = false;
+        try (KernelRefusal refusal = KernelRefusal.hold(world.topo.ns("node"), world.dir)) {
+            String held = Rulesets.withoutOwner(NftListing.canonical(refusal.held()));
+            while (System.nanoTime() < end) {
+                churn.step();
+                saw503 |= NodeHttp.status(node, ChaosWorld.HEALTHZ_PORT, "/healthz") == 503;
+                String now = Rulesets.withoutOwner(world.rulesets.kernel());
+                if (!now.equals(held)) {
+                    violation("convergence", "the kernel's table changed while it refused every transaction: "
+                            + Rulesets.firstDifference(now, held));
+                    break;
+                }
+                Thread.sleep(400);
+            }
+        }
+        if (millis >= 8_000 && !saw503) {
+            violation("health", "/healthz never answered 503 while the kernel refused every sync for " + millis + " ms");
+        }
+    }
+
+    /**
+     * The journal's file system full for a while, then freed: the agent keeps its rules and
+     * keeps running (appends are retried), and converges after.
+     */
+    private void diskFull(long millis) throws Exception {
+        long filled = world.disk.fill();
+        log("disk_full_bytes=" + filled);
+        try {
+            churn.during(millis);
+            if (!agent.alive()) {
+                violation("health", "the agent exited while its journal's disk was full; see " + agent.log());
+            }
+        } finally {
+            world.disk.free();
+        }
     }
 
     /** kill -9 amid changes, the journal verified while the agent is dead, then a new life. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The chaos run inside {@code ./mvnw verify}: a short soak with a fixed seed (about 1.5 minutes
  * plus start-up), and the way to run a long one (chaos/README.md):
- * {@code -Dchaos.seed=S -Dchaos.minutes=N [-Dchaos.faults=KIND,...]}. Root and the {@code ip} and {@code nft} tools are
+ * {@code -Dchaos.seed=S -Dchaos.minutes=N [-Dchaos.faults=KIND,...] [-Dchaos.mode=iptables]}. Root and the {@code ip} and {@code nft} tools are
  * required (the testkit's kernel gate); everything runs inside namespaces the run creates.
  */
 class ChaosSoakIT {
@@ -21,16 +21,18 @@ class ChaosSoakIT {
         KernelTests.require("ip", "nft");
         long seed = Long.getLong("chaos.seed", 1L);
         double minutes = Double.parseDouble(System.getProperty("chaos.minutes", "1.5"));
-        ChaosReport report = new ChaosRunner(seed, minutes, kinds(System.getProperty("chaos.faults", ""))).run(Path.of("target", "chaos", "seed-" + seed));
+        String mode = System.getProperty("chaos.mode", "nftables");
+        ChaosReport report = new ChaosRunner(seed, minutes, kinds(System.getProperty("chaos.faults", ""), mode), mode)
+                .run(Path.of("target", "chaos", "seed-" + seed));
         System.out.print(report.text());
         assertThat(report.faultCount()).as("faults injected").isPositive();
         assertThat(report.violations()).as(report.text()).isEmpty();
     }
 
-    /** The kinds named (comma-separated), or every kind of the default schedule (all but HALF_OPEN, a known violation). */
-    static List<FaultKind> kinds(String names) {
+    /** The kinds named (comma-separated), or every kind ({@code KERNEL_REFUSAL} only in nftables mode). */
+    static List<FaultKind> kinds(String names, String mode) {
         if (names.isBlank()) {
-            return Arrays.stream(FaultKind.values()).filter(k -> k != FaultKind.HALF_OPEN).toList();
+            return Arrays.stream(FaultKind.values()).filter(k -> mode.equals("nftables") || k != FaultKind.KERNEL_REFUSAL).toList();
         }
         return Arrays.stream(names.split(",")).map(String::strip).map(FaultKind::valueOf).toList();
     }

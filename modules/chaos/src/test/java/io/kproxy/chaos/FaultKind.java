@@ -13,8 +13,7 @@ enum FaultKind {
     STALL,
     /**
      * As STALL, but the stalled connections stay half-open until the agent has converged without
-     * them (chaos/slow-watch.md). Not in the default schedule: the agent does not converge yet
-     * (chaos/README.md, "Known violations"); {@code -Dchaos.faults=HALF_OPEN} runs it.
+     * them: it must notice that a watch outlived its timeout (chaos/slow-watch.md).
      */
     HALF_OPEN,
     /** Every chunk from and to the API server is delayed (chaos/slow-watch.md). */
@@ -28,5 +27,17 @@ enum FaultKind {
     /** The API server stops, the data changes, a new one starts with fresh resourceVersions (chaos/410-gone-relist.md). */
     API_RESTART,
     /** kill -9 of the agent at a random moment (during churn: mid-list, mid-apply, mid-append) and its restart (chaos/crash-mid-apply.md). */
-    KILL9
+    KILL9,
+    /**
+     * The kernel refuses the agent's nftables transactions (EPERM) for 5-15 s: another process
+     * owns its table meanwhile (chaos/kernel-apply-failure.md).
+     */
+    KERNEL_REFUSAL,
+    /** The journal's file system is full for 3-12 s, then freed (chaos/full-disk.md). */
+    DISK_FULL,
+    /**
+     * kill -9 and a restart whose CLOCK_MONOTONIC and CLOCK_BOOTTIME are stepped by up to 30 days
+     * forwards or back from the previous life's (a time namespace; chaos/clock-step.md).
+     */
+    CLOCK_STEP
 }

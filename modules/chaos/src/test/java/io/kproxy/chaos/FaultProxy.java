@@ -11,6 +11,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
@@ -26,7 +29,9 @@ import java.util.regex.Pattern;
  * connections open now stop silently, new ones work: a watch that stops delivering),
  * {@link #slow(int)} (each chunk is delayed), {@link #gone(Gone)} (watch requests are answered
  * with 410: an {@code ERROR} event or a plain HTTP 410), {@link #down(boolean)} (connections
- * refused) and {@link #retarget} (a restarted API server). Thread-safe.
+ * refused) and {@link #retarget} (a restarted API server). It also ends each watch after its
+ * {@code timeoutSeconds}, as an API server does and fabric8's mock does not, so that the agent's
+ * watches are renewed as on a cluster and only a half-open one outlives its timeout. Thread-safe.
  */
 final class FaultProxy implements AutoCloseable {
 
@@ -35,6 +40,9 @@ final class FaultProxy implements AutoCloseable {
 
     private static final int WAIT_STEP_MILLIS = 50;
     private static final Pattern RESOURCE_VERSION = Pattern.compile("[?&]resourceVersion=([0-9]+)");
+    private static final Pattern TIMEOUT_SECONDS = Pattern.compile("[?&]timeoutSeconds=([0-9]{1,6})");
+    private final ScheduledExecutorService timeouts = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("chaos-proxy-timeouts").factory());
 
     private final NetnsThread ns;
     private final int port;
@@ -187,6 +195,9 @@ final class FaultProxy implements AutoCloseable {
                     answerGone(l, gone == Gone.HTTP_410 ? Gone.HTTP_410 : Gone.ERROR_EVENT);
                     return;
                 }
+                if (upstream && isWatchRequest(buf, n)) {
+                    endAfterTimeout(l, buf, n);
+                }
                 int delay = slowMillis;
                 if (delay > 0) {
                     Thread.sleep(delay);
@@ -201,6 +212,31 @@ final class FaultProxy implements AutoCloseable {
             closeQuietly(to);
             links.remove(l);
         }
+    }
+
+    /**
+     * Ends the watch {@code timeoutSeconds} after its request, as an API server does: the server
+     * closes the connection. A stalled link is half-open, so the close never reaches the agent;
+     * during a black hole it arrives once the partition heals.
+     */
+    private void endAfterTimeout(Link l, byte[] buf, int n) {
+        Matcher m = TIMEOUT_SECONDS.matcher(new String(buf, 0, Math.min(n, 512), StandardCharsets.ISO_8859_1));
+        if (m.find()) {
+            timeouts.schedule(() -> expire(l), Long.parseLong(m.group(1)), TimeUnit.SECONDS);
+        }
+    }
+
+    private void expire(Link l) {
+        if (l.stalled || closed || !links.contains(l)) {
+            return;
+        }
+        if (blackHole) {
+            timeouts.schedule(() -> expire(l), 1, TimeUnit.SECONDS);
+            return;
+        }
+        closeQuietly(l.server);
+        closeQuietly(l.client);
+        links.remove(l);
     }
 
     /** Waits while the link is black-holed or stalled; false when it was reset meanwhile. */
@@ -277,6 +313,7 @@ final class FaultProxy implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        timeouts.shutdownNow();
         closeQuietly(listener);
         reset();
     }

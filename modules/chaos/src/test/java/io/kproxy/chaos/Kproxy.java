@@ -21,6 +21,9 @@ final class Kproxy {
     record Result(int exit, String stdout, String stderr) {
     }
 
+    /** The agent's {@code kproxy.source.minWatchTimeoutSeconds}. */
+    static final int MIN_WATCH_TIMEOUT_SECONDS = 15;
+
     private Kproxy() {
     }
 
@@ -42,7 +45,10 @@ final class Kproxy {
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("KPROXY_SKIP_BUILD", "1");
-        pb.environment().put("KPROXY_JAVA_OPTS", "-Xmx128m -XX:TieredStopAtLevel=1");
+        // Watches of 15-30 s (upstream: 5-10 min), so that a half-open one is noticed within the
+        // convergence bound (docs/operations.md, "Watch liveness").
+        pb.environment().put("KPROXY_JAVA_OPTS", "-Xmx128m -XX:TieredStopAtLevel=1 -Dkproxy.source.minWatchTimeoutSeconds="
+                + MIN_WATCH_TIMEOUT_SECONDS);
         return pb;
     }
 

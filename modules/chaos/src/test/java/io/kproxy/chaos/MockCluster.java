@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -51,7 +50,7 @@ final class MockCluster implements AutoCloseable {
     InetSocketAddress start() {
         MockWebServer web = new MockWebServer();
         server = new KubernetesMockServer(web, new HashMap<>(), false);
-        web.setDispatcher(new KubernetesCrudDispatcher());
+        web.setDispatcher(new MockDispatcher());
         server.start(InetAddress.getLoopbackAddress(), 0);
         Config config = Config.empty();
         config.setMasterUrl("http://127.0.0.1:" + server.getPort());

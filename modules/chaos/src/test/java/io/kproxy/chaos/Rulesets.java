@@ -15,27 +15,59 @@ final class Rulesets {
 
     private final NetNs node;
     private final NetNs scratch;
+    private final boolean iptables;
 
-    Rulesets(NetNs node, NetNs scratch) {
+    /** @param mode {@code nftables} or {@code iptables}: which listing both sides are compared by */
+    Rulesets(NetNs node, NetNs scratch, String mode) {
         this.node = node;
         this.scratch = scratch;
+        this.iptables = mode.equals("iptables");
     }
 
-    /** The node's IPv4 kube-proxy table, normalised; empty when there is none. */
+    /**
+     * The node's IPv4 kube-proxy table (nftables mode) or IPv4 {@code iptables-save} (iptables
+     * mode), normalised; empty when there is none.
+     */
     String kernel() {
+        if (iptables) {
+            NetNs.Result r = node.tryExecWithInput(null, "iptables-save");
+            return r.exitCode() == 0 ? IptablesListing.canonical(r.stdout()) : "";
+        }
         NetNs.Result r = node.tryExecWithInput(null, "nft", "list", "table", "ip", "kube-proxy");
         return r.exitCode() == 0 ? NftListing.canonical(r.stdout()) : "";
     }
 
-    /** {@code rendered} (nft commands) as the kernel lists its IPv4 kube-proxy table, normalised; or an error line. */
+    /**
+     * {@code rendered} (nft commands, or {@code iptables-restore} input in iptables mode) as the
+     * kernel lists it after loading it into the empty scratch namespace, normalised; or an error line.
+     */
     String loaded(String rendered) {
         scratch.exec("nft", "flush", "ruleset");
+        if (iptables) {
+            // iptables-nft's tables are nftables tables: the flush above empties them too.
+            NetNs.Result load = scratch.tryExecWithInput(rendered, "iptables-restore");
+            if (load.exitCode() != 0) {
+                return "(render does not load: " + load.stderr().strip() + ")";
+            }
+            NetNs.Result r = scratch.tryExecWithInput(null, "iptables-save");
+            return r.exitCode() == 0 ? IptablesListing.canonical(r.stdout()) : "";
+        }
         NetNs.Result load = scratch.tryExecWithInput(rendered, "nft", "-f", "-");
         if (load.exitCode() != 0) {
             return "(render does not load: " + load.stderr().strip() + ")";
         }
         NetNs.Result r = scratch.tryExecWithInput(null, "nft", "list", "table", "ip", "kube-proxy");
         return r.exitCode() == 0 ? NftListing.canonical(r.stdout()) : "";
+    }
+
+    /**
+     * A listing without the {@code flags owner} line and owner's comment of a table someone took
+     * ({@link KernelRefusal}), and with counters at zero (packets flow while it is compared with itself).
+     */
+    static String withoutOwner(String listing) {
+        return listing.lines().filter(l -> !l.strip().equals("flags owner"))
+                .map(l -> l.replaceAll("counter packets [0-9]+ bytes [0-9]+", "counter").replaceAll(" # progname \\S+$", ""))
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     /** The first line where {@code a} and {@code b} differ, for a violation's detail. */

@@ -16,6 +16,7 @@ import io.kproxy.source.kube.internal.Reachability;
 import io.kproxy.source.kube.internal.Redactor;
 import io.kproxy.source.kube.internal.RequestObserver;
 import io.kproxy.source.kube.internal.SourceStats;
+import io.kproxy.source.kube.internal.WatchLiveness;
 import io.kproxy.source.kube.internal.Watchdog;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +44,9 @@ import org.slf4j.LoggerFactory;
  *       that found differences; nothing at all on a restart that found none).</li>
  *   <li>fabric8 resumes watches after a disconnect and relists after a 410 Gone; each relist
  *       ends with {@code SourceRelisted}. A watchdog forces a relist when a watch stays closed
- *       (a plain HTTP 410 on reconnect, which fabric8 retries forever).</li>
+ *       (a plain HTTP 410 on reconnect, which fabric8 retries forever), after client-go's backoff
+ *       when the watch met a 410, and when a watch outlives its request's timeout (a half-open
+ *       connection; {@link KubeSourceOptions#minWatchTimeout()}).</li>
  *   <li>Appends go through one bounded queue and one appender thread; a refused append (full
  *       disk) is retried with backoff while the queue fills and informer callbacks block: no
  *       observation is dropped or reordered.</li>
@@ -59,8 +63,11 @@ public final class KubeSource implements AutoCloseable {
     private final KubeSourceOptions options;
     private final SourceStats stats;
     private final AppendQueue queue;
-    private final KubernetesClient client;
+    private final ClientSettings settings;
+    private final RequestObserver observer;
+    private volatile KubernetesClient client;   // replaced by resetConnections()
     private final Reachability reachability;
+    private final WatchLiveness liveness;
     private final List<KindWatch<?>> watches = new ArrayList<>();
     private final Watchdog watchdog;
     private final ScheduledExecutorService monitor;
@@ -85,10 +92,12 @@ public final class KubeSource implements AutoCloseable {
                 return queue.afterDurable(action);
             }
         };
-        ClientSettings settings = ClientFactory.settings(options);
+        this.settings = ClientFactory.settings(options);
         this.reachability = new Reachability(settings.server(), settings.authentication(),
                 Reachability.hintFor(settings), System::nanoTime);
-        this.client = ClientFactory.create(settings, options, new RequestObserver(stats, reachability, settings.token()));
+        this.liveness = new WatchLiveness(options.minWatchTimeout(), System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        this.observer = new RequestObserver(stats, reachability, settings.token(), liveness);
+        this.client = ClientFactory.create(settings, options, observer);
         LOG.info("decision=configure-client origin=\"{}\" address={} auth=\"{}\"", settings.origin(), settings.server(),
                 settings.authentication());
         watches.add(watch(KindSpec.services(), known, sink));
@@ -100,13 +109,14 @@ public final class KubeSource implements AutoCloseable {
         this.monitor = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("kproxy-source-monitor").daemon(true).factory());
         this.relister = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-source-relist").daemon(true).factory());
-        this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), System::nanoTime, relister);
+        this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), liveness, System::nanoTime,
+                () -> ThreadLocalRandom.current().nextDouble(), relister, this::resetConnections);
     }
 
     private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
         KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
-        return new KindWatch<>(spec, client, ledger, stats, options.listPageSize(), reachability);
+        return new KindWatch<>(spec, () -> client, ledger, stats, options.listPageSize(), reachability, liveness);
     }
 
     /**
@@ -207,6 +217,30 @@ public final class KubeSource implements AutoCloseable {
     /** Adds a listener for state changes (see {@link SourceStateListener} for threading). */
     public void addListener(SourceStateListener listener) {
         stats.addListener(listener);
+    }
+
+    /**
+     * A watch outlived its deadline: its connection is half-open, and so, most likely, is every
+     * other connection to the API server (they share the path that went silent), idle pooled ones
+     * included, which the next list would reuse and wait on. As client-go closes its one HTTP/2
+     * connection when a ping goes unanswered and every reflector starts again: a new client (new
+     * connections), every kind relisted on it, then the old client released. Runs on the relist
+     * thread.
+     */
+    private void resetConnections() {
+        KubernetesClient old;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            old = client;
+            client = ClientFactory.create(settings, options, observer);
+        }
+        LOG.warn("decision=reset-connections reason=watch-past-deadline address={} kinds={}", settings.server(), watches.size());
+        for (KindWatch<?> w : watches) {
+            w.start(KindLedger.Origin.WATCHDOG);
+        }
+        old.close();
     }
 
     /** Stops the informers, appends what is queued (for up to 5 s), releases the client. Idempotent. */

@@ -28,11 +28,16 @@ import java.time.Duration;
  * @param appendBatch             most events appended in one call
  * @param appendBackoffInitial    first wait after the log refused an append (it doubles)
  * @param appendBackoffMax        longest wait between append attempts
+ * @param minWatchTimeout         the shortest life of one watch request: each asks the API server
+ *                                to end it after {@code minWatchTimeout * (1 + random)} (its
+ *                                {@code timeoutSeconds}, as client-go's reflector does), and the
+ *                                watchdog relists a kind whose watch is still open a little past
+ *                                that (a half-open connection; see docs/operations.md, "Watch liveness")
  */
 public record KubeSourceOptions(NodeName nodeName, String masterUrl, String kubeconfig, String sourceName,
                                 int listPageSize, Duration watchReconnectInterval, Duration watchdogTick,
                                 Duration watchdogGrace, Duration relistBackoffMax, int queueCapacity, int appendBatch,
-                                Duration appendBackoffInitial, Duration appendBackoffMax) {
+                                Duration appendBackoffInitial, Duration appendBackoffMax, Duration minWatchTimeout) {
 
     /** The {@code source} of records this module appends by default. */
     public static final String DEFAULT_SOURCE = "source/kube";
@@ -53,6 +58,10 @@ public record KubeSourceOptions(NodeName nodeName, String masterUrl, String kube
         positive("relistBackoffMax", relistBackoffMax);
         positive("appendBackoffInitial", appendBackoffInitial);
         positive("appendBackoffMax", appendBackoffMax);
+        positive("minWatchTimeout", minWatchTimeout);
+        if (minWatchTimeout.toSeconds() < 1) {
+            throw new InvalidValueException("minWatchTimeout", minWatchTimeout, "must be at least 1 s (timeoutSeconds is in seconds)");
+        }
         if (relistBackoffMax.compareTo(watchdogGrace) < 0) {
             throw new InvalidValueException("relistBackoffMax", relistBackoffMax, "must not be shorter than watchdogGrace");
         }
@@ -65,46 +74,55 @@ public record KubeSourceOptions(NodeName nodeName, String masterUrl, String kube
      * Defaults: pages of 500, watch reconnects from 1 s (fabric8's default), a watchdog that
      * looks every second and forces a relist after 60 s without a watch (longer than fabric8's
      * 32 s backoff cap, so a plain reconnect gets two chances first), forced relists at most
-     * every 5 min, 4096 queued events, batches of 256, append retries from 100 ms to 10 s.
+     * every 5 min, 4096 queued events, batches of 256, append retries from 100 ms to 10 s, watch
+     * requests that live 5-10 min (client-go's {@code minWatchTimeout} of 5 min,
+     * k8s.io/client-go/tools/cache/reflector.go).
      */
     public static KubeSourceOptions defaults(NodeName nodeName) {
         return new KubeSourceOptions(nodeName, "", "", DEFAULT_SOURCE, 500, Duration.ofSeconds(1), Duration.ofSeconds(1),
-                Duration.ofSeconds(60), Duration.ofMinutes(5), 4096, 256, Duration.ofMillis(100), Duration.ofSeconds(10));
+                Duration.ofSeconds(60), Duration.ofMinutes(5), 4096, 256, Duration.ofMillis(100), Duration.ofSeconds(10),
+                Duration.ofMinutes(5));
     }
 
     public KubeSourceOptions withMasterUrl(String url) {
         return new KubeSourceOptions(nodeName, url, kubeconfig, sourceName, listPageSize, watchReconnectInterval,
-                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax);
+                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax, minWatchTimeout);
     }
 
     public KubeSourceOptions withKubeconfig(String path) {
         return new KubeSourceOptions(nodeName, masterUrl, path, sourceName, listPageSize, watchReconnectInterval,
-                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax);
+                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax, minWatchTimeout);
     }
 
     public KubeSourceOptions withListPageSize(int pageSize) {
         return new KubeSourceOptions(nodeName, masterUrl, kubeconfig, sourceName, pageSize, watchReconnectInterval,
-                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax);
+                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax, minWatchTimeout);
     }
 
     public KubeSourceOptions withWatchReconnectInterval(Duration interval) {
         return new KubeSourceOptions(nodeName, masterUrl, kubeconfig, sourceName, listPageSize, interval,
-                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax);
+                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax, minWatchTimeout);
     }
 
     public KubeSourceOptions withWatchdog(Duration tick, Duration grace, Duration backoffMax) {
         return new KubeSourceOptions(nodeName, masterUrl, kubeconfig, sourceName, listPageSize, watchReconnectInterval,
-                tick, grace, backoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax);
+                tick, grace, backoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax, minWatchTimeout);
     }
 
     public KubeSourceOptions withQueue(int capacity, int batch) {
         return new KubeSourceOptions(nodeName, masterUrl, kubeconfig, sourceName, listPageSize, watchReconnectInterval,
-                watchdogTick, watchdogGrace, relistBackoffMax, capacity, batch, appendBackoffInitial, appendBackoffMax);
+                watchdogTick, watchdogGrace, relistBackoffMax, capacity, batch, appendBackoffInitial, appendBackoffMax, minWatchTimeout);
     }
 
     public KubeSourceOptions withAppendBackoff(Duration initial, Duration max) {
         return new KubeSourceOptions(nodeName, masterUrl, kubeconfig, sourceName, listPageSize, watchReconnectInterval,
-                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, initial, max);
+                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, initial, max, minWatchTimeout);
+    }
+
+    /** Watch requests that live {@code min} to twice {@code min} (tests and the chaos runner use seconds). */
+    public KubeSourceOptions withMinWatchTimeout(Duration min) {
+        return new KubeSourceOptions(nodeName, masterUrl, kubeconfig, sourceName, listPageSize, watchReconnectInterval,
+                watchdogTick, watchdogGrace, relistBackoffMax, queueCapacity, appendBatch, appendBackoffInitial, appendBackoffMax, min);
     }
 
     private static void positive(String field, int value) {

@@ -95,20 +95,28 @@ class ReconnectIT {
         assertThat(source.state().forcedRelists()).isZero();
     }
 
+    /**
+     * The Services' watch misses a delete, then is severed and every reconnect answered with a
+     * plain HTTP 410 (fabric8 retries those forever); returns how long until the watchdog forced
+     * a relist (at most 40 s).
+     */
+    private Duration severWithPlainGoneUntilForcedRelist() {
+        api.mute("services");
+        Kube.deleteService(api.client(), "b");
+        api.plainGoneOnWatch("services", true);
+        long severedAt = System.nanoTime();
+        api.sever("services");
+        await().atMost(40, TimeUnit.SECONDS).until(() -> source.state().forcedRelists() >= 1);
+        return Duration.ofNanos(System.nanoTime() - severedAt);
+    }
+
     @Test
     void aPlainGoneOnReconnectIsCaughtByTheWatchdog() throws Exception {
         Duration grace = Duration.ofSeconds(1);
         startSource(TestSources.options(api).withWatchdog(Duration.ofMillis(100), grace, Duration.ofSeconds(4)));
         long mark = log.nextOffset();
 
-        api.mute("services");
-        Kube.deleteService(api.client(), "b");
-        api.plainGoneOnWatch("services", true);
-        long severedAt = System.nanoTime();
-        api.sever("services");
-
-        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().forcedRelists() >= 1);
-        Duration took = Duration.ofNanos(System.nanoTime() - severedAt);
+        Duration took = severWithPlainGoneUntilForcedRelist();
         await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
         assertThat(LogView.all(log, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
         // grace + a tick + fabric8's first reconnect delay, with room for a busy machine
@@ -119,5 +127,42 @@ class ReconnectIT {
         await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("observed ns1/e"));
         await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
         System.out.println("plain-410 forced relist after ms=" + took.toMillis() + " state=" + source.state());
+    }
+
+    @Test
+    void aPlainGoneOnReconnectIsRelistedAfterClientGosBackoffNotTheWatchdogsGrace() throws Exception {
+        startSource(TestSources.options(api));       // a 60 s watchdog grace
+        long mark = log.nextOffset();
+
+        Duration took = severWithPlainGoneUntilForcedRelist();
+        api.plainGoneOnWatch("services", false);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
+        assertThat(LogView.all(log, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
+        // 0.8-1.6 s after the 410 (client-go's reflector backoff), with room for a busy machine;
+        // before, the watch stayed closed for the 60 s grace
+        assertThat(took).isLessThan(Duration.ofSeconds(15));
+        System.out.println("plain-410 relist after ms=" + took.toMillis() + " state=" + source.state());
+    }
+
+    @Test
+    void aHalfOpenWatchIsRelistedOnceItOutlivesItsTimeout() throws Exception {
+        // watch requests of 2-4 s; the deadline is 5 s past (WatchLiveness#slack)
+        startSource(TestSources.options(api).withMinWatchTimeout(Duration.ofSeconds(2)));
+        long mark = log.nextOffset();
+        long forcedBefore = source.state().forcedRelists();
+
+        api.mute("services");                    // open, silent, never closed: half-open
+        long mutedAt = System.nanoTime();
+        Kube.deleteService(api.client(), "b");
+
+        await().atMost(40, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
+        Duration took = Duration.ofNanos(System.nanoTime() - mutedAt);
+        // The other kinds' watches outlive their timeouts too (the mock never ends a watch): their
+        // relists may come first, so only the Services' records are looked at.
+        assertThat(LogView.of(log, ResourceKind.SERVICE, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
+        assertThat(source.state().forcedRelists()).isGreaterThan(forcedBefore);
+        assertThat(took).as("at most 4 s + 5 s slack + a tick, with room for a busy machine").isLessThan(Duration.ofSeconds(25));
+        assertThat(api.lastWatchQuery("services")).containsPattern("timeoutSeconds=[234](&|$)");
+        System.out.println("half-open watch relisted after ms=" + took.toMillis() + " state=" + source.state());
     }
 }

@@ -52,6 +52,7 @@ final class ScriptedApiServer implements AutoCloseable {
     private final Map<String, AtomicInteger> notFound = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> pagedLists = new ConcurrentHashMap<>();
     private final List<TrackedWatch> watches = new CopyOnWriteArrayList<>();
+    private final Map<String, String> lastWatchQuery = new ConcurrentHashMap<>();
     private volatile String requiredToken = "";
     private KubernetesMockServer server;
     private int port;
@@ -108,6 +109,11 @@ final class ScriptedApiServer implements AutoCloseable {
     /** Serves again on the same port, with the same objects and resource versions. */
     public synchronized void restart() {
         listen(port);
+    }
+
+    /** The query of the last watch request on {@code resource} ("" if none). */
+    public String lastWatchQuery(String resource) {
+        return lastWatchQuery.getOrDefault(resource, "");
     }
 
     /** Open watches on {@code resource} stop receiving events (the events are lost to them). */
@@ -205,6 +211,7 @@ final class ScriptedApiServer implements AutoCloseable {
                         + "cannot list resource \\\"" + resource + "\\\"\",\"reason\":\"Forbidden\",\"details\":{},\"code\":403}");
             }
             if (get && query.contains("watch=true")) {
+                lastWatchQuery.put(resource, query);
                 if (plainGone.getOrDefault(resource, false)) {
                     return new MockResponse().setResponseCode(410).setBody(status410());
                 }

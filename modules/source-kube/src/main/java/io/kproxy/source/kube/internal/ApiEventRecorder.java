@@ -58,7 +58,8 @@ public final class ApiEventRecorder implements EventRecorder {
         // source's; the observer still expires a rejected token so that a rotated one is read.
         Reachability quiet = new Reachability(settings.server(), settings.authentication(), "", System::nanoTime);
         KubernetesClient client = ClientFactory.create(settings, source,
-                new RequestObserver(new SourceStats(Clock.systemUTC()), quiet, settings.token()), 0);
+                new RequestObserver(new SourceStats(Clock.systemUTC()), quiet, settings.token(),
+                        new WatchLiveness(source.minWatchTimeout(), System::nanoTime, () -> 0.0)), 0);
         return new ApiEventRecorder(new Fabric8EventWriter(client, options, source.nodeName().value()), options, Clock.systemUTC());
     }
 

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.model.Json;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,11 +37,12 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private static final Logger LOG = LoggerFactory.getLogger(KindWatch.class);
 
     private final KindSpec<T> spec;
-    private final KubernetesClient client;
+    private final Supplier<KubernetesClient> client;
     private final KindLedger ledger;
     private final SourceStats stats;
     private final long pageSize;
     private final Reachability reachability;
+    private final WatchLiveness liveness;
     // A lock of their own: start() holds this object's lock while it may block on a full queue.
     private final Object episodeLock = new Object();
     private String failingReason = "";   // guarded by episodeLock
@@ -51,9 +53,11 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private volatile SharedIndexInformer<T> informer;   // written under this object's lock
     private volatile boolean closed;
 
-    public KindWatch(KindSpec<T> spec, KubernetesClient client, KindLedger ledger, SourceStats stats, long pageSize,
-                     Reachability reachability) {
+    /** @param client the source's current client (a new one after a half-open connection; see {@link Watchdog}) */
+    public KindWatch(KindSpec<T> spec, Supplier<KubernetesClient> client, KindLedger ledger, SourceStats stats, long pageSize,
+                     Reachability reachability, WatchLiveness liveness) {
         this.reachability = reachability;
+        this.liveness = liveness;
         this.spec = spec;
         this.client = client;
         this.ledger = ledger;
@@ -105,7 +109,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         if (informer != null) {
             informer.stop();
         }
-        SharedIndexInformer<T> next = spec.informable().apply(client).withLimit(pageSize).runnableInformer(0);
+        SharedIndexInformer<T> next = spec.informable().apply(client.get()).withLimit(pageSize).runnableInformer(0);
         // Keys and versions only: the source keeps no objects (see KeyVersionStore).
         next.itemStore(new KeyVersionStore<>(spec.empty()));
         next.exceptionHandler((started, error) -> {
@@ -152,7 +156,9 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
 
     private void failedLocked(ApiFailure failure, boolean started) {
         if (failure.reason().equals("http-410")) {
-            // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)).
+            // An expired resourceVersion: routine, the informer relists (client-go logs it at V(1)),
+            // or the watchdog does after client-go's backoff if the informer waits longer.
+            liveness.gone(spec.kind());
             LOG.info("decision=relist kind={} reason=http-410 started={}", spec.kind(), started);
             return;
         }
@@ -204,7 +210,13 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     @Override
     public boolean isWatching() {
         SharedIndexInformer<T> current = informer;
-        return current != null && current.isWatching();
+        try {
+            return current != null && current.isWatching();
+        } catch (NullPointerException e) {
+            // fabric8 7.8's Reflector.isWatching() reads its watch future with Optional.of while
+            // stop() (a relist replacing this informer) may have cleared it: a watch being closed.
+            return false;
+        }
     }
 
     /** Stops the informer; idempotent. */

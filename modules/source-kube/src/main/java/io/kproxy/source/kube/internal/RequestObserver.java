@@ -6,13 +6,16 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.kproxy.events.ResourceKind;
+import java.net.URI;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * (client-go's bearer round tripper does the same). A watch request that follows a list of the
  * same kind opens a watch; one that follows another watch request resumes it, and counts as a
  * reconnect (DEBUG when routine, INFO after an outage, as client-go logs watch restarts at V(4)).
- * Thread-safe; never blocks.
+ * Every watch request's {@code timeoutSeconds} is set here, from {@link WatchLiveness} (fabric8
+ * asks for a fixed 10 min; client-go for 5-10 min at random), and a watch answered with a plain
+ * HTTP 410 is told to it. Thread-safe; never blocks.
  */
 public final class RequestObserver implements Interceptor {
 
@@ -34,9 +39,11 @@ public final class RequestObserver implements Interceptor {
     private final Reachability reachability;
     private final Optional<TokenSource> tokens;
     private final Map<ResourceKind, AtomicBoolean> listedSinceWatch = new EnumMap<>(ResourceKind.class);
+    private final WatchLiveness liveness;
 
-    public RequestObserver(SourceStats stats, Reachability reachability, Optional<TokenSource> tokens) {
+    public RequestObserver(SourceStats stats, Reachability reachability, Optional<TokenSource> tokens, WatchLiveness liveness) {
         this.stats = stats;
+        this.liveness = liveness;
         this.reachability = reachability;
         this.tokens = tokens;
         for (ResourceKind k : ResourceKind.values()) {
@@ -53,6 +60,9 @@ public final class RequestObserver implements Interceptor {
         }
         String query = request.uri().getRawQuery();
         boolean watch = query != null && query.contains("watch=true");
+        if (watch) {
+            builder.uri(withTimeout(request.uri(), liveness.watchRequested(kind)));
+        }
         if (!watch) {
             listedSinceWatch.get(kind).set(true);
         } else if (!listedSinceWatch.get(kind).getAndSet(false)) {
@@ -68,6 +78,30 @@ public final class RequestObserver implements Interceptor {
     @Override
     public void after(HttpRequest request, HttpResponse<?> response, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
         reachability.answered();
+        goneIfWatch(response);
+    }
+
+    /** A watch answered with a plain HTTP 410: the watchdog relists the kind after client-go's backoff. */
+    private void goneIfWatch(HttpResponse<?> response) {
+        if (response.code() != 410) {
+            return;
+        }
+        ResourceKind kind = kindOf(response.request().uri().getPath());
+        String query = response.request().uri().getRawQuery();
+        if (kind != null && query != null && query.contains("watch=true")) {
+            liveness.gone(kind);
+        }
+    }
+
+    /** {@code uri} with its {@code timeoutSeconds} query parameter set to {@code seconds}. */
+    static URI withTimeout(URI uri, long seconds) {
+        String query = uri.getRawQuery() == null ? "" : uri.getRawQuery();
+        String kept = Arrays.stream(query.split("&")).filter(p -> !p.isEmpty() && !p.startsWith("timeoutSeconds="))
+                .collect(Collectors.joining("&"));
+        String q = (kept.isEmpty() ? "" : kept + "&") + "timeoutSeconds=" + seconds;
+        String s = uri.toString();
+        int mark = s.indexOf('?');
+        return URI.create((mark < 0 ? s : s.substring(0, mark)) + "?" + q);
     }
 
     @Override
@@ -80,6 +114,7 @@ public final class RequestObserver implements Interceptor {
     @Override
     public CompletableFuture<Boolean> afterFailure(BasicBuilder builder, HttpResponse<?> response, RequestTags tags) {
         reachability.answered();
+        goneIfWatch(response);
         if (response.code() == 401) {
             tokens.ifPresent(TokenSource::expire);
         }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -53,7 +54,8 @@ class ClientCertificateIT {
         for (ClientSettings s : new ClientSettings[] {files, data}) {
             assertThat(s.authentication()).startsWith("client-certificate");
             Reachability r = new Reachability(url, s.authentication(), "", System::nanoTime);
-            RequestObserver observer = new RequestObserver(new SourceStats(java.time.Clock.systemUTC()), r, Optional.empty());
+            RequestObserver observer = new RequestObserver(new SourceStats(java.time.Clock.systemUTC()), r, Optional.empty(),
+                    new WatchLiveness(Duration.ofMinutes(5), System::nanoTime, () -> 0.0));
             try (KubernetesClient c = ClientFactory.create(s, KubeSourceOptions.defaults(new NodeName("n")), observer)) {
                 assertThat(c.services().inNamespace("default").list().getItems()).isEmpty();
             }

@@ -13,6 +13,8 @@ class WatchdogTest {
     private static final Duration GRACE = Duration.ofSeconds(10);
 
     private final AtomicLong now = new AtomicLong(1_000);
+    private final WatchLiveness liveness = new WatchLiveness(Duration.ofSeconds(20), now::get, () -> 0.0);
+    private int resets;
 
     /** A kind whose watch state the test sets; a relist starts a list that the test ends. */
     private static final class FakeKind implements WatchedKind {
@@ -55,7 +57,10 @@ class WatchdogTest {
     }
 
     private Watchdog watchdog(FakeKind kind) {
-        return new Watchdog(List.of(kind), GRACE, Duration.ofSeconds(40), now::get, Runnable::run);
+        return new Watchdog(List.of(kind), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 0.0, Runnable::run, () -> {
+            resets++;
+            kind.relist();
+        });
     }
 
     @Test
@@ -102,5 +107,51 @@ class WatchdogTest {
         kind.watching = false;
         run(w, Duration.ofSeconds(12));
         assertThat(kind.relists).as("the backoff resets once a watch was open").isEqualTo(6);
+    }
+
+    @Test
+    void anOpenWatchPastItsRequestsDeadlineResetsTheConnectionsAtOnce() {
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        kind.watching = true;
+        // random 0: timeoutSeconds 20, deadline 5 s (the slack's floor) past it
+        assertThat(liveness.watchRequested(ResourceKind.SERVICE)).isEqualTo(20);
+        run(w, Duration.ofSeconds(25));
+        assertThat(kind.relists).as("within timeout + slack").isZero();
+        run(w, Duration.ofSeconds(1));
+        assertThat(kind.relists).as("a half-open watch, past its deadline").isEqualTo(1);
+        assertThat(resets).as("the client's connections are replaced, every kind relisted").isEqualTo(1);
+        run(w, Duration.ofSeconds(60));
+        assertThat(kind.relists).as("the relist cleared the old request's deadline").isEqualTo(1);
+    }
+
+    @Test
+    void aWatchClosedAfterA410IsRelistedAfterClientGosBackoffNotTheGrace() {
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        kind.watching = true;
+        w.tick();
+        kind.watching = false;
+        liveness.gone(ResourceKind.SERVICE);
+        int[] relistAt = new int[3];
+        int found = 0;
+        for (int tenth = 1; tenth <= 200 && found < 3; tenth++) {
+            advance(Duration.ofMillis(100));
+            w.tick();
+            if (kind.listing) {
+                relistAt[found++] = tenth;
+                kind.listing = false;              // the relist's own watch meets a 410 again
+                liveness.gone(ResourceKind.SERVICE);
+            }
+        }
+        // random 0: 0.8 s, then 1.6 s, then 3.2 s after each relist's watch closed (ticks of 100 ms)
+        assertThat(relistAt).containsExactly(9, 26, 59);
+    }
+
+    @Test
+    void clientGosBackoffIsJitteredUpToTwiceItsBaseWhichStopsAt30Seconds() {
+        Watchdog w = new Watchdog(List.of(), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 1.0, Runnable::run, () -> { });
+        assertThat(Duration.ofNanos(w.goneBackoffNanos(1))).isEqualTo(Duration.ofMillis(1600));
+        assertThat(Duration.ofNanos(w.goneBackoffNanos(20))).isEqualTo(Duration.ofSeconds(60));
     }
 }
