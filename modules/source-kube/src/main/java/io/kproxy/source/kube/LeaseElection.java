@@ -10,6 +10,7 @@ import io.kproxy.source.kube.internal.ClientSettings;
 import io.kproxy.source.kube.internal.Reachability;
 import io.kproxy.source.kube.internal.RequestObserver;
 import io.kproxy.source.kube.internal.SourceStats;
+import io.kproxy.source.kube.internal.WatchLiveness;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -74,8 +75,9 @@ public final class LeaseElection implements AutoCloseable {
             Consumer<String> onNewLeader) {
         ClientSettings settings = ClientFactory.settings(client);
         Reachability quiet = new Reachability(settings.server(), settings.authentication(), "", System::nanoTime);
+        // The election makes no watch: the liveness only gives a watch request its timeout, as for the source's.
         KubernetesClient k = ClientFactory.create(settings, client, new RequestObserver(new SourceStats(Clock.systemUTC()), quiet,
-                settings.token()));
+                settings.token(), new WatchLiveness(client.minWatchTimeout(), System::nanoTime, () -> 0.0)));
         ExecutorService executor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-lease").daemon().factory());
         LeaderElector elector = new LeaderElector(k, new LeaderElectionConfigBuilder().withName(s.name())
                 .withLock(new LeaseLock(s.namespace(), s.name(), s.identity())).withLeaseDuration(s.leaseDuration())
