@@ -170,7 +170,13 @@ final class Agent implements AutoCloseable {
                 .withMasterUrl(master.orElse(""))
                 .withMinWatchTimeout(minWatchTimeout());
         // Upstream's Events (docs/operations.md, "Events"): first, so that a refusal below is recorded; closed last.
-        EventRecorder events = own(startEvents(options));
+        EventRecorder events;
+        if (kafka && !KafkaFollowing.apiClientConfigured(options.kubeconfig(), options.masterUrl(), System.getenv())) {
+            LOG.info("decision=events-off reason=\"Kafka mode without an API client (no kubeconfig, --master or in-cluster environment)\"");
+            events = EventRecorder.none();
+        } else {
+            events = own(startEvents(options));
+        }
         // Upstream's conntrack sysctls and oomScoreAdj, before anything listens (docs/operations.md, "Node settings").
         UpstreamEvents.fromNodeSettings(node, NodeSettings.applyAtStart(config, Sysctls.host()))
                 .forEach(events::record);

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The agent's Kafka mode (docs/kafka.md, "Followers"): the cluster's topic instead of a watch of
@@ -32,6 +33,16 @@ final class KafkaFollowing {
         KproxyConfig.KafkaConfig k = config.kproxy().eventLog().kafka();
         String clientId = k.clientId().isEmpty() ? "kproxy-" + node.value() : k.clientId();
         return new KafkaLogOptions(k.bootstrapServers(), k.topic(), k.cluster(), clientId, "", Duration.ofSeconds(10), Clock.systemUTC());
+    }
+
+    /**
+     * Whether a Kafka-mode agent has an API client to send its Events with: a kubeconfig, a
+     * {@code --master}, or the in-cluster environment ({@code KUBERNETES_SERVICE_HOST}, what
+     * client-go's {@code rest.InClusterConfig} reads first). A follower needs no API server; without
+     * one of these its Events are off (one INFO line) and nothing about the client is checked.
+     */
+    static boolean apiClientConfigured(String kubeconfig, String master, Map<String, String> env) {
+        return !kubeconfig.isBlank() || !master.isBlank() || !env.getOrDefault("KUBERNETES_SERVICE_HOST", "").isBlank();
     }
 
     /** Starts following: health and metrics wired, then the follower's thread. */

@@ -82,6 +82,9 @@ final class RecordCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
+        // One line per decision at INFO (leading, stepping down, fenced), as the agent logs:
+        // without this only warnings would show, and a replica's role could not be seen in its log.
+        Logging.configure("text", 0);
         String me = Optional.ofNullable(identity).or(() -> Optional.ofNullable(System.getenv("POD_NAME"))).orElseGet(RecordCommand::host);
         String ns = Optional.ofNullable(leaseNamespace).or(() -> Optional.ofNullable(System.getenv("POD_NAMESPACE"))).orElse("kube-system");
         RecorderOptions options;

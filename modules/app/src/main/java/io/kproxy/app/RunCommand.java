@@ -5,6 +5,7 @@ import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.Availability;
 import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ConfigVersion;
+import io.kproxy.config.KproxyConfig;
 import io.kproxy.config.loader.ConfigText;
 import io.kproxy.source.kube.ClientConfigException;
 import io.kproxy.source.kube.KubeSource;
@@ -112,15 +113,21 @@ final class RunCommand implements Callable<Integer> {
         }
         // The API client's settings are checked before the journal or the kernel is touched: a
         // kubeconfig naming a missing token file is a refusal (exit 2), not a source that talks
-        // as system:anonymous.
-        try {
-            String client = KubeSource.checkClientConfig(KubeSourceOptions.defaults(resolved.node())
-                    .withKubeconfig(resolved.config().clientConnection().kubeconfig()).withMasterUrl(Optional.ofNullable(master).filter(s -> !s.isBlank()).orElse("")));
-            LOG.info("decision=client-config-checked {}", client);
-        } catch (ClientConfigException e) {
-            err.println("kproxy run: " + e.getMessage());
-            err.flush();
-            return 2;
+        // as system:anonymous. A Kafka-mode agent uses the client for Events only, and needs none
+        // (docs/kafka.md, "Followers"): it is checked only when one is configured.
+        String kubeconfig = resolved.config().clientConnection().kubeconfig();
+        String masterUrl = Optional.ofNullable(master).filter(s -> !s.isBlank()).orElse("");
+        if (resolved.config().kproxy().eventLog().type() != KproxyConfig.EventLogType.KAFKA
+                || KafkaFollowing.apiClientConfigured(kubeconfig, masterUrl, System.getenv())) {
+            try {
+                String client = KubeSource.checkClientConfig(KubeSourceOptions.defaults(resolved.node()).withKubeconfig(kubeconfig)
+                        .withMasterUrl(masterUrl));
+                LOG.info("decision=client-config-checked {}", client);
+            } catch (ClientConfigException e) {
+                err.println("kproxy run: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
         }
         // The hook is in place before anything starts: a SIGTERM during the start stops cleanly too.
         Agent agent = new Agent(ui);

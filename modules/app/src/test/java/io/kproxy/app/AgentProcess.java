@@ -57,6 +57,15 @@ final class AgentProcess implements AutoCloseable {
         return startCommand(command(prefix, args), logName);
     }
 
+    /** As {@link #start(List, List, String)} with other JVM options (a measurement at scale needs a larger heap). */
+    static AgentProcess start(List<String> prefix, List<String> args, String logName, String javaOpts) throws IOException {
+        Path log = Path.of("target", logName);
+        Files.createDirectories(log.getParent());
+        ProcessBuilder pb = builder(command(prefix, args)).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("KPROXY_JAVA_OPTS", javaOpts);
+        return new AgentProcess(pb.start(), log);
+    }
+
     /** Any command that ends in {@code exec}ing the agent (ImageIT: the image's entrypoint, entered with chroot). */
     static AgentProcess startCommand(List<String> command, String logName) throws IOException {
         Path log = Path.of("target", logName);

@@ -3,6 +3,9 @@ package io.kproxy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kproxy.events.Envelope;
 import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.kafka.KafkaEventLog;
@@ -12,11 +15,8 @@ import io.kproxy.journal.kafka.NodeFacts;
 import io.kproxy.journal.kafka.Topics;
 import io.kproxy.kafka.testkit.KafkaBroker;
 import io.kproxy.model.NodeName;
-import io.kproxy.recorder.ClusterRecorder;
-import io.kproxy.recorder.RecorderOptions;
-import io.kproxy.source.kube.KubeSourceOptions;
-import io.kproxy.source.kube.LeaseElection;
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.NftListing;
 import io.kproxy.testkit.netns.Topology;
 import java.io.IOException;
@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -38,11 +39,13 @@ import org.junit.jupiter.api.Test;
  * The cluster event log end to end (issue 22): fabric8's mock API server, two recorder replicas
  * (one leads), Apache Kafka's broker, and two node agents ({@code ./kproxy run --event-log kafka})
  * in the two node namespaces of the packet-test topology, each reaching the broker through a
- * relay on its loopback. The leader is closed in the middle of a burst of changes; the other
- * replica takes the Lease, fences and relists. Both nodes end with the API server's final state
- * (real connections from a pod of each node, and each node's nftables), and each node's journal
- * holds its facts of the topic once each, in order, from its first mirrored record on. Needs root,
- * {@code ip} and {@code nft}.
+ * relay on its loopback. The recorders are {@code ./kproxy record} processes; the leader is
+ * SIGKILLed in the middle of a burst of changes (the Lease stays held until it expires); the other
+ * replica takes the Lease, fences and relists. Both nodes end with exactly the API server's final
+ * state: real connections from a pod of each node, and each node's nftables table equal, byte for
+ * byte after {@link NftListing#canonical}, to {@code render --objects} of the API server's final
+ * objects. Each node's journal holds its facts of the topic once each, in order, from its first
+ * mirrored record on (docs/kafka.md, "Followers"). Needs root, {@code ip} and {@code nft}.
  */
 class ClusterLogEndToEndIT {
 
@@ -56,6 +59,7 @@ class ClusterLogEndToEndIT {
     private KafkaBroker broker;
     private MockApi api;
     private Topology topo;
+    private NetNs scratch;
     private final List<AutoCloseable> closing = new ArrayList<>();
     private Path dir;
 
@@ -65,6 +69,7 @@ class ClusterLogEndToEndIT {
         broker = KafkaBroker.start();
         api = new MockApi();
         topo = Topology.create();
+        scratch = NetNs.create("e2escratch");
         dir = Files.createTempDirectory(Path.of("/tmp"), "kp-e2e-kafka-");
         int port = KafkaAgents.port(broker);
         for (String ns : List.of("node", "node2")) {
@@ -82,6 +87,9 @@ class ClusterLogEndToEndIT {
         for (int i = closing.size() - 1; i >= 0; i--) {
             closing.get(i).close();
         }
+        if (scratch != null) {
+            scratch.close();
+        }
         if (topo != null) {
             topo.close();
         }
@@ -98,15 +106,58 @@ class ClusterLogEndToEndIT {
         }
     }
 
-    private ClusterRecorder recorder(String identity) {
-        KafkaLogOptions log = KafkaLogOptions.of(broker.bootstrapServers(), TOPIC, CLUSTER)
-                .withTransactionalId(RecorderOptions.transactionalId(CLUSTER));
-        LeaseElection.Settings lease = new LeaseElection.Settings("kube-system", "kproxy-recorder", identity, Duration.ofSeconds(4),
-                Duration.ofSeconds(3), Duration.ofMillis(500));
-        ClusterRecorder r = ClusterRecorder.start(new RecorderOptions(KubeSourceOptions.defaults(new NodeName(identity))
-                .withMasterUrl("http://127.0.0.1:" + api.port()), log, lease, 20, Duration.ofMillis(500)));
+    /**
+     * A replica as the Deployment runs it: {@code ./kproxy record} in its own JVM, so that
+     * {@link AgentProcess#kill9()} is a real crash (no shutdown hook, the Lease not released, a
+     * transaction possibly open). An in-process recorder cannot die like that: closing it releases
+     * the Lease and aborts its producer cleanly, the easy case.
+     */
+    private AgentProcess recorder(String identity) throws IOException {
+        AgentProcess r = AgentProcess.start(List.of(), List.of("record", "--master", "http://127.0.0.1:" + api.port(),
+                "--kafka-bootstrap-servers", broker.bootstrapServers(), "--topic", TOPIC, "--cluster", CLUSTER, "--identity", identity,
+                "--lease-namespace", "kube-system", "--snapshot-interval", "20"), "e2e-kafka-" + identity + ".log");
         closing.add(r);
         return r;
+    }
+
+    /** The Lease's holder, or empty. */
+    private String holder() {
+        Lease l = api.client().leases().inNamespace("kube-system").withName("kproxy-recorder").get();
+        return l == null || l.getSpec() == null || l.getSpec().getHolderIdentity() == null ? "" : l.getSpec().getHolderIdentity();
+    }
+
+    /** The API server's Services, EndpointSlices and Nodes now, as object files for {@code render --objects}. */
+    private Path dumpObjects() throws IOException {
+        Path objects = Files.createDirectories(dir.resolve("objects"));
+        List<HasMetadata> all = new ArrayList<>();
+        all.addAll(api.client().services().inAnyNamespace().list().getItems());
+        all.addAll(api.client().discovery().v1().endpointSlices().inAnyNamespace().list().getItems());
+        all.addAll(api.client().nodes().list().getItems());
+        for (int i = 0; i < all.size(); i++) {
+            Files.writeString(objects.resolve(String.format("%03d-%s.yaml", i, all.get(i).getKind())), Serialization.asYaml(all.get(i)));
+        }
+        Files.writeString(dir.resolve("render-config.yaml"),
+                "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfiguration\nmode: nftables\nclusterCIDR: 10.0.0.0/16\n");
+        return objects;
+    }
+
+    /**
+     * What {@code node} must have programmed: {@code kproxy render --objects} of the API server's
+     * objects, loaded into a scratch namespace and listed by the kernel (as the chaos runner's
+     * convergence check, modules/chaos), canonical.
+     */
+    private String expected(Path objects, String node) {
+        RenderCommandTest.Run r = RenderCommandTest.run("render", "--objects", objects.toString(), "--node", node, "--mode", "nftables",
+                "--family", "ipv4", "--config", dir.resolve("render-config.yaml").toString());
+        assertThat(r.exit()).as("render --objects for %s: %s", node, r.err()).isZero();
+        scratch.exec("nft", "flush", "ruleset");
+        NetNs.Result load = scratch.tryExecWithInput(r.out(), "nft", "-f", "-");
+        assertThat(load.exitCode()).as("the render loads: %s", load.stderr()).isZero();
+        return NftListing.canonical(scratch.exec("nft", "list", "table", "ip", "kube-proxy"));
+    }
+
+    private String table(String ns) {
+        return NftListing.canonical(topo.ns(ns).exec("nft", "list", "table", "ip", "kube-proxy"));
     }
 
     private AgentProcess agent(String ns, String node) throws IOException {
@@ -125,32 +176,42 @@ class ClusterLogEndToEndIT {
     }
 
     @Test
-    void bothNodesEndWithTheFinalStateAfterALeaderFailoverMidBurst() throws Exception {
-        ClusterRecorder first = recorder("recorder-1");
-        ClusterRecorder second = recorder("recorder-2");
+    void bothNodesEndWithTheFinalStateAfterALeaderKilledMidBurst() throws Exception {
+        Map<String, AgentProcess> recorders = Map.of("recorder-1", recorder("recorder-1"), "recorder-2", recorder("recorder-2"));
         AgentProcess a = agent("node", "node-a");
         AgentProcess b = agent("node2", "node-b");
-        await("a leader").atMost(Duration.ofSeconds(60)).until(() -> first.leading() || second.leading());
-        ClusterRecorder leader = first.leading() ? first : second;
-        ClusterRecorder other = leader == first ? second : first;
+        await("a leader").atMost(Duration.ofSeconds(90)).until(() -> recorders.containsKey(holder()));
+        String leaderId = holder();
+        AgentProcess leader = recorders.get(leaderId);
+        String otherId = leaderId.equals("recorder-1") ? "recorder-2" : "recorder-1";
+        AgentProcess other = recorders.get(otherId);
+        await("the leader appends").atMost(Duration.ofSeconds(60)).until(() -> leader.output().contains("decision=lead "));
         await("web from both nodes").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                 .until(() -> !a.alive() || !b.alive() || (servers("pod3", WEB, 1).contains("pod1") || servers("pod3", WEB, 1).contains("pod2"))
                         && !servers("rpod", WEB, 3).stream().allMatch(s -> s.startsWith("T") || s.startsWith("R")));
         assertThat(a.alive()).as("node-a alive; log:%n%s", a.output()).isTrue();
         assertThat(b.alive()).as("node-b alive; log:%n%s", b.output()).isTrue();
+        for (AgentProcess n : List.of(a, b)) {
+            assertThat(n.output().lines().filter(l -> l.contains("decision=events-off")).count()).as("no API client: Events off, said once")
+                    .isEqualTo(1);
+        }
 
-        // The burst: a Service each, alternating backends; the leader goes in the middle.
+        // The burst: a Service each, alternating backends; the leader is SIGKILLed in the middle,
+        // holding the Lease: the other replica leads only once the Lease expires (15 s).
         for (int i = 1; i <= BURST; i++) {
             api.apply(MockApi.service("s" + i, "172.30.1." + i));
             String pod = i % 2 == 0 ? POD2 : POD1;
             api.apply(MockApi.slice("s" + i, List.<String[]>of(new String[] {pod, "node-a"}), Instant.now().toString()));
             if (i == BURST / 2) {
-                leader.close();
+                leader.kill9();
             }
         }
+        assertThat(holder()).as("a killed leader does not release the Lease").isEqualTo(leaderId);
         api.deleteService("s3");
         api.apply(MockApi.slice("web", List.<String[]>of(new String[] {POD1, "node-a"}), Instant.now().toString()));
-        await("the other replica leads").atMost(Duration.ofSeconds(60)).until(other::leading);
+        await("the other replica leads").atMost(Duration.ofSeconds(90)).until(() -> holder().equals(otherId)
+                && other.output().contains("decision=lead "));
+        assertThat(other.alive()).as("%s alive; log:%n%s", otherId, other.output()).isTrue();
 
         for (String ns : List.of("node", "node2")) {
             await("final rules on " + ns).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -168,6 +229,13 @@ class ClusterLogEndToEndIT {
             assertThat(servers(from, "172.30.1.1", 5)).as("s1 from %s", from).containsExactly("pod1");
             assertThat(servers(from, "172.30.1." + BURST, 5)).as("s%d from %s", BURST, from).containsExactly("pod2");
         }
+        // Exactly the final state: each node's table equals the render of the API server's objects.
+        Path objects = dumpObjects();
+        for (String[] nsNode : List.of(new String[] {"node", "node-a"}, new String[] {"node2", "node-b"})) {
+            String want = expected(objects, nsNode[1]);
+            await("kernel of " + nsNode[1] + " equals the render of the API server's objects").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> assertThat(table(nsNode[0])).isEqualTo(want));
+        }
         a.close();
         b.close();
 
@@ -183,6 +251,9 @@ class ClusterLogEndToEndIT {
                 }
             }
             assertThat(mirrored).as("%s mirrored records", node).isNotEmpty();
+            for (int i = 1; i < mirrored.size(); i++) {
+                assertThat(mirrored.get(i)).as("%s: offsets strictly increasing", node).isGreaterThan(mirrored.get(i - 1));
+            }
             long start = mirrored.getFirst();
             List<Long> expected = topic.stream().filter(e -> e.offset() >= start && NodeFacts.forNode(new NodeName(node), e.event()))
                     .map(Envelope::offset).toList();

@@ -17,11 +17,11 @@ final class KafkaAgents {
 
     /**
      * {@code kproxy run} for {@code node} in Kafka mode, its journal and admin socket under
-     * {@code dir}; {@code --master} names a port nothing listens on (the agent needs no API
-     * server; its Events go nowhere).
+     * {@code dir}; no API client at all (no kubeconfig, no {@code --master}): a follower needs
+     * none, and its Events are off.
      */
     static List<String> run(String node, Path dir, KafkaBroker broker, String topic, String cluster) {
-        return List.of("run", "--hostname-override", node, "--master", "http://127.0.0.1:16443", "--proxy-mode", "nftables",
+        return List.of("run", "--hostname-override", node, "--proxy-mode", "nftables",
                 "--cluster-cidr", "10.0.0.0/16", "--journal-dir", dir.resolve("journal").toString(), "--iptables-sync-period", "2s",
                 "--iptables-min-sync-period", "0s", "--healthz-bind-address", "0.0.0.0:10256", "--metrics-bind-address", "127.0.0.1:10249",
                 "--admin-socket", dir.resolve("admin.sock").toString(), "--event-log", "kafka", "--kafka-bootstrap-servers",

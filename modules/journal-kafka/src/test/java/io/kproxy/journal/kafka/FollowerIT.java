@@ -33,7 +33,7 @@ class FollowerIT extends SharedBroker {
     private static final NodeName ME = new NodeName("node-a");
 
     /** Kafka offsets named by the local log's mirrored records, in local order. */
-    private static List<Long> mirrored(EventLog local) {
+    static List<Long> mirrored(EventLog local) {
         List<Long> out = new ArrayList<>();
         for (Envelope e : local.read(0, 100_000)) {
             MirroredOffsets.offsetOf(e.source()).ifPresent(out::add);
@@ -139,7 +139,7 @@ class FollowerIT extends SharedBroker {
         assertThat(mirrored(local)).isEmpty(); // the batch holding the foreign record is refused whole
     }
 
-    private static void close(Follower f, KafkaEventLog topic) throws InterruptedException {
+    static void close(Follower f, KafkaEventLog topic) throws InterruptedException {
         f.close();
         topic.close();
         f.await(Duration.ofSeconds(15));

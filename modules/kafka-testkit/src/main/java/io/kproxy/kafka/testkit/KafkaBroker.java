@@ -1,60 +1,27 @@
 package io.kproxy.kafka.testkit;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
- * Apache Kafka's own KRaft broker (broker and controller in one node), started from its Maven
- * artifacts for a test: on loopback only, with its data in a temporary directory that
- * {@link #close()} removes. It runs in a child JVM on the class path this fixture was built with
- * ({@code broker.classpath}, written by the build), for two reasons: the broker's jars are not
- * JPMS modules and share packages with {@code kafka.clients}, which the code under test reads from
- * the module path; and a process can be killed ({@link #kill()}) and started again on the same
- * ports and data ({@link #restart()}), which is what a lost broker is.
+ * A real Kafka broker for a test, never a mock: Testcontainers' Kafka module when a Docker engine
+ * answers, otherwise Apache Kafka's own KRaft broker started from its Maven artifacts in a child
+ * JVM ({@link BrokerSelection} decides once per JVM and logs why). Either way on loopback, with
+ * topics never created automatically, and removed with its data by {@link #close()}.
  *
  * <p>Not thread-safe: one test drives it. {@link #start} and {@link #restart} block until the
- * broker answers an admin request, at most the given timeout; the child also stops by itself
- * when this JVM ends (its stdin closes). No Docker engine is needed.
+ * broker answers, at most the given timeout.
  */
 public final class KafkaBroker implements AutoCloseable {
 
     /** Cold start is 5-8 s on an idle machine; a loaded CI runner gets more, still bounded. */
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(90);
 
-    private final Path dir;
-    private final String clusterId;
-    private final int port;
-    private final int controllerPort;
-    private final Map<String, String> settings;
-    private final Duration startTimeout;
-    private Process process;
+    private final RunningBroker broker;
 
-    private KafkaBroker(Path dir, int port, int controllerPort, Map<String, String> settings, Duration startTimeout) {
-        this.dir = dir;
-        this.clusterId = kafkaClusterId();
-        this.port = port;
-        this.controllerPort = controllerPort;
-        this.settings = Map.copyOf(settings);
-        this.startTimeout = startTimeout;
+    private KafkaBroker(RunningBroker broker) {
+        this.broker = broker;
     }
 
     /** A broker with the default settings (see {@code BrokerMain}), started. */
@@ -64,196 +31,48 @@ public final class KafkaBroker implements AutoCloseable {
 
     /**
      * A broker with extra broker settings (e.g. {@code log.retention.ms}), started within
-     * {@code startTimeout}; on failure the child is killed, its directory removed, and the
-     * exception carries the broker's last log lines.
+     * {@code startTimeout}; on failure it is removed and the exception carries its last log lines.
      */
     public static KafkaBroker start(Map<String, String> settings, Duration startTimeout) {
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("kproxy-kafka-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        KafkaBroker b = new KafkaBroker(dir, freePort(), freePort(), settings, startTimeout);
-        try {
-            b.launch();
-            return b;
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
-        }
+        return new KafkaBroker(switch (BrokerSelection.current().kind()) {
+            case TESTCONTAINERS -> ContainerBroker.start(settings, startTimeout);
+            case KRAFT_PROCESS -> KraftProcessBroker.start(settings, startTimeout);
+        });
     }
 
     /** {@code 127.0.0.1:<port>}, what clients are given as {@code bootstrap.servers}. */
     public String bootstrapServers() {
-        return "127.0.0.1:" + port;
+        return broker.bootstrapServers();
     }
 
-    /** Whether the broker process is running. */
+    /** Whether the broker is running. */
     public boolean running() {
-        return process != null && process.isAlive();
+        return broker.running();
     }
 
     /** SIGKILL: the broker is lost at once, without a clean shutdown; its data stays for {@link #restart()}. */
     public void kill() {
-        if (process != null) {
-            process.destroyForcibly();
-            waitFor(process, Duration.ofSeconds(30));
-            process = null;
-        }
+        broker.kill();
     }
 
-    /** Starts the broker again on the same ports and data (after {@link #kill()} or {@link #stop()}). */
+    /** Starts the broker again on the same address and data (after {@link #kill()} or {@link #stop()}). */
     public void restart() {
-        if (running()) {
-            throw new IllegalStateException("the broker is running");
-        }
-        launch();
+        broker.restart();
     }
 
-    /** A clean shutdown (stdin closed: the child shuts the broker down); killed if it takes over 30 s. */
+    /** A clean shutdown; killed if it takes over 30 s. Data stays. */
     public void stop() {
-        if (process == null) {
-            return;
-        }
-        try {
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            // the child is gone already
-        }
-        if (!waitFor(process, Duration.ofSeconds(30))) {
-            process.destroyForcibly();
-            waitFor(process, Duration.ofSeconds(30));
-        }
-        process = null;
+        broker.stop();
     }
 
-    /** Stops the broker and removes its directory. Idempotent. */
+    /** Stops the broker and removes its data. Idempotent. */
     @Override
     public void close() {
-        stop();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // already gone
-        }
+        broker.close();
     }
 
-    /** The broker's log file (its stdout and stderr), for a failing test's message. */
+    /** The broker's log, for a failing test's message (its directory holds the broker's data). */
     public Path logFile() {
-        return dir.resolve("broker.log");
-    }
-
-    private void launch() {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED",
-                "-Dlogback.configurationFile=" + logbackConfig(), "-cp", BrokerClassPath.get(),
-                BrokerMain.class.getName(), dir.resolve("data").toString(), clusterId, Integer.toString(port),
-                Integer.toString(controllerPort)));
-        settings.forEach((k, v) -> cmd.add(k + "=" + v));
-        try {
-            process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(logFile().toFile())).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the broker JVM", e);
-        }
-        CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> readReady(process.getInputStream()));
-        try {
-            if (!ready.get(startTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw failed("the broker exited before it was ready", null);
-            }
-        } catch (TimeoutException e) {
-            throw failed("the broker was not ready within " + startTimeout, e);
-        } catch (ExecutionException e) {
-            throw failed("cannot read the broker's output", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failed("interrupted while the broker started", e);
-        }
-    }
-
-    private IllegalStateException failed(String why, Exception cause) {
-        kill();
-        String tail;
-        try {
-            List<String> lines = Files.readAllLines(logFile());
-            tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (IOException e) {
-            tail = "(no log)";
-        }
-        return new IllegalStateException(why + "; last lines of " + logFile() + ":\n" + tail, cause);
-    }
-
-    /** True once the child printed READY; false if its stdout ended first. Later output is drained. */
-    private static boolean readReady(InputStream stdout) {
-        BufferedReader r = new BufferedReader(new InputStreamReader(stdout, StandardCharsets.UTF_8));
-        try {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.equals("READY")) {
-                    Thread.ofVirtual().start(() -> drain(r));
-                    return true;
-                }
-            }
-            return false;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static void drain(BufferedReader r) {
-        try {
-            while (r.readLine() != null) {
-                // nothing: the broker logs to its file
-            }
-        } catch (IOException e) {
-            // the child ended
-        }
-    }
-
-    private Path logbackConfig() {
-        Path f = dir.resolve("logback.xml");
-        if (!Files.exists(f)) {
-            String xml = """
-                    <configuration>
-                      <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-                        <file>%s</file>
-                        <encoder><pattern>%%d{HH:mm:ss.SSS} %%-5level %%logger{36} - %%msg%%n</pattern></encoder>
-                      </appender>
-                      <root level="WARN"><appender-ref ref="FILE"/></root>
-                    </configuration>
-                    """.formatted(logFile());
-            try {
-                Files.writeString(f, xml);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return f;
-    }
-
-    private static boolean waitFor(Process p, Duration d) {
-        try {
-            return p.waitFor(d.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A Kafka cluster id: 16 random bytes, URL-safe base64 without padding (Kafka's {@code Uuid.toString}). */
-    private static String kafkaClusterId() {
-        UUID u = UUID.randomUUID();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+        return broker.logFile();
     }
 }
