@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.history.History;
 import io.kproxy.model.ServiceRef;
+import io.kproxy.testkit.Directories;
 import io.kproxy.testkit.Golden;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -154,7 +153,7 @@ class TimeTravelCommandsTest {
 
     @Test
     void aCorruptJournalIsReportedWithTheDamagedSegment(@TempDir Path tmp) throws IOException {
-        Path copy = copy(SAMPLE, tmp.resolve("journal"));
+        Path copy = Directories.copy(SAMPLE, tmp.resolve("journal"));
         try (RandomAccessFile f = new RandomAccessFile(copy.resolve("00000000000000000000.seg").toFile(), "rw")) {
             f.seek(150_000);
             byte[] junk = new byte[80_000];
@@ -181,7 +180,7 @@ class TimeTravelCommandsTest {
      */
     @Test
     void damageIsReportedAndRenderRefusesWhatNeedsIt(@TempDir Path tmp) throws IOException {
-        Path flipped = copy(SAMPLE, tmp.resolve("flipped"));
+        Path flipped = Directories.copy(SAMPLE, tmp.resolve("flipped"));
         try (RandomAccessFile f = new RandomAccessFile(flipped.resolve("00000000000000001339.seg").toFile(), "rw")) {
             f.seek(40_000);
             int b = f.read();
@@ -199,7 +198,7 @@ class TimeTravelCommandsTest {
         assertThat(early.exit()).isZero();
         assertThat(early.err()).contains("equals the one the sync recorded");
 
-        Path pruned = copy(SAMPLE, tmp.resolve("pruned"));
+        Path pruned = Directories.copy(SAMPLE, tmp.resolve("pruned"));
         Files.delete(pruned.resolve("00000000000000000000.seg"));
         Files.delete(pruned.resolve("00000000000000000000.idx"));
         RenderCommandTest.Run missing = run("journal", "verify", pruned.toString());
@@ -208,19 +207,5 @@ class TimeTravelCommandsTest {
         RenderCommandTest.Run before = run("render", "--journal", pruned.toString(), "--at", "2026-11-22T03:10:00Z");
         assertThat(before.exit()).isEqualTo(5);
         assertThat(before.err()).contains("..698").doesNotContain("another kproxy version");
-    }
-
-    static Path copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.sorted().toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        return to;
     }
 }

@@ -14,6 +14,7 @@ import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.replay.StateLoader;
 import io.kproxy.state.FoldedState;
+import io.kproxy.testkit.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,7 +114,7 @@ class HistoryTest {
 
     @Test
     void aTornTailIsAWarningTheRecordsBeforeItStillAnswerAndLaterTimesAreRefused(@TempDir Path tmp) throws IOException {
-        Path copy = Samples.copy(Samples.CLUSTER_HOUR, tmp.resolve("j"));
+        Path copy = Directories.copy(Samples.CLUSTER_HOUR, tmp.resolve("j"));
         Files.write(copy.resolve("00000000000000001339.seg"), new byte[] {0, 0, 1, 0, 7, 7, 7}, StandardOpenOption.APPEND);
         try (History h = History.open(copy)) {
             assertThat(h.warnings()).singleElement().asString().startsWith("the journal ends in an incomplete record (TORN_TAIL ");

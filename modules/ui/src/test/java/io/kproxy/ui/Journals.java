@@ -8,6 +8,7 @@ import io.kproxy.events.SyncKind;
 import io.kproxy.history.History;
 import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.testkit.Directories;
 import io.kproxy.testkit.SettableClock;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -15,15 +16,12 @@ import java.net.InetSocketAddress;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * The journals the ui tests look at: events/samples/cluster-hour (the 03:12 outage of
@@ -89,7 +87,7 @@ final class Journals {
 
     /** A copy of the sample with one bit flipped at byte 40,000 of its middle segment (issue 18's damage). */
     static Path damaged(Path dir) {
-        copy(CLUSTER_HOUR, dir);
+        Directories.copy(CLUSTER_HOUR, dir);
         Path seg = dir.resolve("00000000000000000699.seg");
         try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer b = ByteBuffer.allocate(1);
@@ -100,21 +98,5 @@ final class Journals {
             throw new UncheckedIOException(e);
         }
         return dir;
-    }
-
-    static Path copy(Path from, Path to) {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.sorted().toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-            return to;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

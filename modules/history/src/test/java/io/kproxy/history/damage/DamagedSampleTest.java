@@ -14,6 +14,7 @@ import io.kproxy.journal.LocalJournal;
 import io.kproxy.journal.spi.EventLog.Draft;
 import io.kproxy.model.ServiceRef;
 import io.kproxy.replay.StateLoader;
+import io.kproxy.testkit.Directories;
 import io.kproxy.testkit.ServiceFixture;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ class DamagedSampleTest {
     Path tmp;
 
     private Path copy() {
-        return Samples.copy(Samples.CLUSTER_HOUR, tmp.resolve("journal"));
+        return Directories.copy(Samples.CLUSTER_HOUR, tmp.resolve("journal"));
     }
 
     /** The ruleset the intact sample renders at {@code at}. */

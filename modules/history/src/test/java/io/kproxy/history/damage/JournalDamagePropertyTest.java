@@ -9,6 +9,7 @@ import io.kproxy.journal.JournalInspector;
 import io.kproxy.journal.JournalOptions;
 import io.kproxy.journal.JournalProblem;
 import io.kproxy.journal.LocalJournal;
+import io.kproxy.testkit.Directories;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -155,7 +156,7 @@ class JournalDamagePropertyTest {
         Set<Long> cleanCuts = SmallJournal.frameEnds(newest);
         for (Case c : all) {
             SmallJournal.delete(work);
-            SmallJournal.copy(pristine, work);
+            Directories.copy(pristine, work);
             SmallJournal.damage(work.resolve(c.file()), c.position(), c.mutation(), c.bit());
             for (int p = 0; p < points.size(); p++) {
                 int point = p;
@@ -220,7 +221,7 @@ class JournalDamagePropertyTest {
                 .toList().reversed().get(1);
         for (Case c : all) {
             SmallJournal.delete(work);
-            SmallJournal.copy(pristine, work);
+            Directories.copy(pristine, work);
             SmallJournal.damage(work.resolve(c.file()), c.position(), c.mutation(), c.bit());
             // a flipped bit before the newest segment's last frame has sound records after it: corruption, never cut
             boolean corruption = c.mutation() == Mutation.FLIP && c.file().equals(newestName) && c.position() < lastFrameStart;

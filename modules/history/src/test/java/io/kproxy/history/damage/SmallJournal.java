@@ -20,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -128,22 +127,6 @@ final class SmallJournal {
                 case ZERO -> {
                     java.nio.ByteBuffer z = java.nio.ByteBuffer.allocate((int) (ch.size() - position));
                     ch.write(z, position);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Copies every regular file of {@code from} (and its subdirectories) to {@code to}, replacing what is there. */
-    static void copy(Path from, Path to) {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path p : files.sorted().toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         } catch (IOException e) {
