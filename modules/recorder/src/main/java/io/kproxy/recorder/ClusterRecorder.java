@@ -34,15 +34,21 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * A lost Lease stops the source and closes the topic. A source that stops for good (its appends
- * fenced by another replica, or the topic refused) ends the term; a replica that still holds the
- * Lease then leads again after 5 s (fencing the other writer: the Lease holder is the one that
- * appends). All leadership changes run on one thread, in order.
+ * fenced by another replica, or the topic refused) ends the term, and so does a broker that stops
+ * answering (the topic refused {@value #LOST_BROKER_RETRIES} appends in a row): the queued
+ * observations are dropped rather than kept for a broker that may be gone for long, and the
+ * replica, while it still holds the Lease, leads again every 5 s until the topic opens. The new
+ * term folds the topic and relists, so what changed meanwhile is appended once, as a difference
+ * (docs/kafka.md, "The recorder"); the Lease holder is the one that appends. All leadership
+ * changes run on one thread, in order.
  * Thread-safe; {@link #close()} leaves the election and stops recording.
  */
 public final class ClusterRecorder implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterRecorder.class);
     private static final Duration RETRY = Duration.ofSeconds(5);
+    /** Appends refused in a row (with the source's backoff between them) after which the broker counts as lost. */
+    static final int LOST_BROKER_RETRIES = 3;
 
     private final RecorderOptions options;
     private final ScheduledExecutorService thread;
@@ -50,7 +56,8 @@ public final class ClusterRecorder implements AutoCloseable {
     private volatile LeaseElection election;
     private volatile boolean leading;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-    private Term term;
+    private volatile Term term;   // written on the recorder's thread only
+    private final java.util.concurrent.atomic.AtomicInteger terms = new java.util.concurrent.atomic.AtomicInteger();
 
     /** One leadership: the topic, the source appending to it, what is folded, the snapshot task. */
     private static final class Term {
@@ -59,6 +66,8 @@ public final class ClusterRecorder implements AutoCloseable {
         TopicImage image;
         long snapshotAt;
         ScheduledFuture<?> snapshots;
+        // the source's append retries up to its last empty queue: retries since then are "in a row"
+        volatile long retriesAcknowledged;
 
         Term(KafkaEventLog log, KubeSource source, TopicImage image) {
             this.log = log;
@@ -100,6 +109,16 @@ public final class ClusterRecorder implements AutoCloseable {
         return leading;
     }
 
+    /** Whether a term is open: the topic is open and the source appends to it. */
+    public boolean recording() {
+        return term != null;
+    }
+
+    /** How many terms this replica has led: one more after each fenced append or lost broker while it held the Lease. */
+    public int terms() {
+        return terms.get();
+    }
+
     /** Completes once this replica recorded for the first time (its relist is appended). */
     public CompletableFuture<Void> firstTerm() {
         return firstTerm;
@@ -121,11 +140,17 @@ public final class ClusterRecorder implements AutoCloseable {
             KubeSource source = KubeSource.createRecorder(options.client(), log, TopicObjects.known(image));
             Term t = new Term(log, source, image);
             term = t;
+            terms.incrementAndGet();
             // A source that stopped for good (its appends FENCED, or the log closed) ends the term;
             // while this replica still holds the Lease it leads again, which fences the other writer.
+            // A broker that stopped answering ends it too: the next term relists once the topic opens again.
             source.addListener(s -> {
                 if (s.failed()) {
                     onThread(() -> restart(t, s.lastError()));
+                } else if (s.appendRetries() - t.retriesAcknowledged >= LOST_BROKER_RETRIES) {
+                    onThread(() -> restart(t, "the topic refused " + LOST_BROKER_RETRIES + " appends in a row: " + s.lastError()));
+                } else if (s.queueDepth() == 0) {
+                    t.retriesAcknowledged = s.appendRetries();
                 }
             });
             source.start();

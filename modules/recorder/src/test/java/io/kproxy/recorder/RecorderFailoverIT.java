@@ -146,7 +146,7 @@ class RecorderFailoverIT {
     }
 
     @Test
-    void aLostBrokerStopsTheAppendsAndTheChangesMeanwhileArriveWhenItReturns() throws Exception {
+    void aLostBrokerEndsTheTermAndTheRelistWhenItReturnsAppendsWhatChangedMeanwhile() throws Exception {
         service("s0", "10.96.0.10");
         ClusterRecorder only = replica("recorder-1");
         try {
@@ -156,7 +156,10 @@ class RecorderFailoverIT {
             for (int i = 1; i <= 10; i++) {
                 service("s" + i, "10.96.2." + i);
             }
-            Thread.sleep(3_000); // appends fail and are retried with backoff meanwhile
+            // The appends fail UNREACHABLE and are retried; after LOST_BROKER_RETRIES in a row the term ends.
+            await("the term ends while the broker is gone").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> !only.recording());
+            assertThat(only.terms()).isEqualTo(1);
             broker.restart();
             Map<String, String> expected = new TreeMap<>();
             client.services().inNamespace("demo").list().getItems()
@@ -165,6 +168,8 @@ class RecorderFailoverIT {
                 await("the changes made while the broker was gone").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
                         .until(() -> services(log).equals(expected));
             }
+            assertThat(only.terms()).as("a new term (fence, fold, relist) once the topic opened again").isEqualTo(2);
+            assertThat(only.leading()).isTrue();
         } finally {
             only.close();
         }
