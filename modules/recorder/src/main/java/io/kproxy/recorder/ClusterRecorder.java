@@ -1,5 +1,6 @@
 package io.kproxy.recorder;
 
+import io.kproxy.events.ResourceKind;
 import io.kproxy.journal.kafka.KafkaEventLog;
 import io.kproxy.journal.kafka.TopicImage;
 import io.kproxy.source.kube.KubeSource;
@@ -7,9 +8,12 @@ import io.kproxy.source.kube.LeaseElection;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,9 +59,9 @@ public final class ClusterRecorder implements AutoCloseable {
     private final CompletableFuture<Void> firstTerm = new CompletableFuture<>();
     private volatile LeaseElection election;
     private volatile boolean leading;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Term term;   // written on the recorder's thread only
-    private final java.util.concurrent.atomic.AtomicInteger terms = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger terms = new AtomicInteger();
 
     /** One leadership: the topic, the source appending to it, what is folded, the snapshot task. */
     private static final class Term {
@@ -99,7 +103,7 @@ public final class ClusterRecorder implements AutoCloseable {
     private void onThread(Runnable task) {
         try {
             thread.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             LOG.debug("decision=ignore-callback reason=closed");
         }
     }
@@ -134,9 +138,9 @@ public final class ClusterRecorder implements AutoCloseable {
             log.fence();
             TopicImage image = TopicObjects.fold(log);
             LOG.info("decision=lead identity={} topic={} folded_to={} services={} slices={} nodes={}", options.lease().identity(),
-                    options.topic().topic(), image.offset(), image.objects(io.kproxy.events.ResourceKind.SERVICE).size(),
-                    image.objects(io.kproxy.events.ResourceKind.ENDPOINT_SLICE).size(),
-                    image.objects(io.kproxy.events.ResourceKind.NODE).size());
+                    options.topic().topic(), image.offset(), image.objects(ResourceKind.SERVICE).size(),
+                    image.objects(ResourceKind.ENDPOINT_SLICE).size(),
+                    image.objects(ResourceKind.NODE).size());
             KubeSource source = KubeSource.createRecorder(options.client(), log, TopicObjects.known(image));
             Term t = new Term(log, source, image);
             term = t;
