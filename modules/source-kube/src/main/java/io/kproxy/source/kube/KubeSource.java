@@ -110,7 +110,8 @@ public final class KubeSource implements AutoCloseable {
                 Thread.ofPlatform().name("kproxy-source-monitor").daemon(true).factory());
         this.relister = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-source-relist").daemon(true).factory());
         this.watchdog = new Watchdog(watches, options.watchdogGrace(), options.relistBackoffMax(), liveness, System::nanoTime,
-                () -> ThreadLocalRandom.current().nextDouble(), relister, this::resetConnections);
+                () -> ThreadLocalRandom.current().nextDouble(), relister, this::resetConnections,
+                () -> !reachability.troubled());
     }
 
     private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {

@@ -144,6 +144,37 @@ class ReconnectIT {
         System.out.println("plain-410 relist after ms=" + took.toMillis() + " state=" + source.state());
     }
 
+    /**
+     * The 60-minute chaos soak's open violation (seed 20261126, {@code GONE_EVENT} at about
+     * 1201 s; chaos/README.md, "Known violations"): a watch resume refused by a failed WebSocket
+     * handshake reaches neither fabric8's informer nor a 410, and fabric8 retries the same
+     * resourceVersion with a backoff growing to 32 s; the kind stayed without a watch for the
+     * watchdog's 60 s grace, /healthz 503 meanwhile. The API server answers all along, so the
+     * kind is relisted after fabric8's chance to resume and client-go's backoff.
+     */
+    @Test
+    void aWatchRefusedByAFailedHandshakeIsRelistedSoonWhileTheApiServerAnswers() throws Exception {
+        startSource(TestSources.options(api));       // a 60 s watchdog grace
+        long mark = log.nextOffset();
+        api.mute("services");
+        Kube.deleteService(api.client(), "b");
+        api.goneAsBodyOnWatch("services", true);
+        long severedAt = System.nanoTime();
+        api.sever("services");
+        await().atMost(40, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("relisted SERVICE [ns1/a]"));
+        Duration took = Duration.ofNanos(System.nanoTime() - severedAt);
+        assertThat(LogView.all(log, mark)).startsWith("deleted? ns1/b", "relisted SERVICE [ns1/a]");
+        // 5 s for fabric8's resume, then 0.8-1.6 s (client-go's backoff), with room for a busy
+        // machine; before, the 60 s grace
+        assertThat(took).isLessThan(Duration.ofSeconds(20));
+
+        api.goneAsBodyOnWatch("services", false);
+        Kube.create(api.client(), Kube.service("e", "10.96.0.5", Map.of()));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> LogView.all(log, mark).contains("observed ns1/e"));
+        await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
+        System.out.println("handshake-refused watch relisted after ms=" + took.toMillis() + " state=" + source.state());
+    }
+
     @Test
     void aHalfOpenWatchIsRelistedOnceItOutlivesItsTimeout() throws Exception {
         // watch requests of 2-4 s; the deadline is 5 s past (WatchLiveness#slack)

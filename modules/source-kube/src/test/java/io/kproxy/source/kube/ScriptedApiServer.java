@@ -47,6 +47,7 @@ final class ScriptedApiServer implements AutoCloseable {
     private final Script script = new Script();
     private final Map<String, Boolean> plainGone = new ConcurrentHashMap<>();
     private final Map<String, Boolean> goneNext = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> goneAsBody = new ConcurrentHashMap<>();
     private final Map<String, Boolean> unserved = new ConcurrentHashMap<>();
     private final Map<String, Boolean> forbidden = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> notFound = new ConcurrentHashMap<>();
@@ -141,6 +142,15 @@ final class ScriptedApiServer implements AutoCloseable {
     }
 
     /**
+     * While on, every watch request on {@code resource} is answered 200 with the 410 {@code ERROR}
+     * event as an HTTP body, not inside a WebSocket: how an HTTP/1.1 watch is refused, and to
+     * fabric8, which asks for a WebSocket, a failed handshake (the chaos runner's {@code GONE_EVENT}).
+     */
+    public void goneAsBodyOnWatch(String resource, boolean on) {
+        goneAsBody.put(resource, on);
+    }
+
+    /**
      * While on, every request on {@code resource} is answered 404 NotFound, as an API server that
      * does not serve the resource answers (ServiceCIDRs before Kubernetes 1.33).
      */
@@ -214,6 +224,10 @@ final class ScriptedApiServer implements AutoCloseable {
                 lastWatchQuery.put(resource, query);
                 if (plainGone.getOrDefault(resource, false)) {
                     return new MockResponse().setResponseCode(410).setBody(status410());
+                }
+                if (goneAsBody.getOrDefault(resource, false)) {
+                    return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json")
+                            .setBody("{\"type\":\"ERROR\",\"object\":" + status410() + "}\n");
                 }
                 if (goneNext.remove(resource) != null) {
                     return new MockResponse().withWebSocketUpgrade(new GoneWatch());

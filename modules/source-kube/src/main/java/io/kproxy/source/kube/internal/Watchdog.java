@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -23,6 +24,15 @@ import org.slf4j.LoggerFactory;
  *       also catches any other way a watch can stay closed. Forced relists of one kind back off
  *       exponentially (Resilience4j {@link IntervalFunction}) from the grace period up to the
  *       maximum while its watch stays closed, and the backoff resets once a watch is open again.</li>
+ *   <li>The watch is closed, without a 410, while the API server answers
+ *       ({@code reachable}: no unreachability episode open, see {@link Reachability}): fabric8
+ *       had {@link #RESUME_ALLOWANCE} to resume it and did not (its resume was refused in a way
+ *       that does not reach its informer, e.g. a failed WebSocket handshake, and its reconnect
+ *       backoff grows to 32 s). The kind is relisted after client-go's backoff counted from when
+ *       the API server was seen answering, as the reflector relists after any watch failure
+ *       ({@code ListAndWatch} returns and {@code BackoffUntil} runs it again). While the API
+ *       server does not answer, the grace above applies (a relist cannot succeed, and fabric8's
+ *       own reconnects find the API server when it is back).</li>
  *   <li>The watch is closed after it met a 410 ({@link WatchLiveness#goneSince}): the kind is
  *       relisted after client-go's backoff instead of the grace, 0.8 s doubling up to 30 s with
  *       full jitter ({@code NewReflectorWithOptions}' backoff manager in reflector.go), unless
@@ -43,6 +53,12 @@ public final class Watchdog {
     /** client-go's reflector backoff: 800 ms initial, 30 s cap, factor 2, jitter 1.0 (reflector.go). */
     private static final Duration GONE_BACKOFF_INITIAL = Duration.ofMillis(800);
     private static final Duration GONE_BACKOFF_MAX = Duration.ofSeconds(30);
+    /**
+     * How long fabric8 may take to resume a closed watch before it counts as failed: its first
+     * reconnect comes 1 s after the close ({@code watchReconnectInterval}), plus a handshake on
+     * a loaded machine. A routine close (the watch's {@code timeoutSeconds}) is resumed well within it.
+     */
+    static final Duration RESUME_ALLOWANCE = Duration.ofSeconds(5);
 
     private final List<Tracked> tracked = new ArrayList<>();
     private final long graceNanos;
@@ -52,15 +68,19 @@ public final class Watchdog {
     private final WatchLiveness liveness;
     private final Executor relister;
     private final Runnable resetConnections;
+    private final BooleanSupplier reachable;
 
     /**
      * @param relister         runs the forced relists, so that a relist waiting on a full queue
      *                         never stalls the thread that ticks (and publishes the source's state)
      * @param resetConnections replaces the client's connections and relists every kind (run on
      *                         {@code relister}) when a watch is found half-open
+     * @param reachable        whether the API server answers now (no unreachability episode open)
      */
     public Watchdog(List<? extends WatchedKind> watches, Duration grace, Duration backoffMax, WatchLiveness liveness,
-                    LongSupplier nanoTime, DoubleSupplier random, Executor relister, Runnable resetConnections) {
+                    LongSupplier nanoTime, DoubleSupplier random, Executor relister, Runnable resetConnections,
+                    BooleanSupplier reachable) {
+        this.reachable = reachable;
         this.resetConnections = resetConnections;
         this.graceNanos = grace.toNanos();
         this.backoff = IntervalFunction.ofExponentialBackoff(grace, 2.0, backoffMax);
@@ -99,6 +119,9 @@ public final class Watchdog {
         private int goneAttempts;
         private boolean goneWaiting;
         private long goneDue;
+        private int closedAttempts;
+        private boolean closedWaiting;
+        private long closedDue;
 
         Tracked(WatchedKind watch, long now) {
             this.watch = watch;
@@ -121,12 +144,15 @@ public final class Watchdog {
                 attempts = 0;
                 goneAttempts = 0;
                 goneWaiting = false;
+                closedAttempts = 0;
+                closedWaiting = false;
                 return;
             }
             if (watch.listing()) {
                 // A list in progress (or fabric8 retrying one) is not a stuck watch.
                 closedSinceKnown = false;
                 goneWaiting = false;
+                closedWaiting = false;
                 return;
             }
             if (!closedSinceKnown) {
@@ -146,6 +172,24 @@ public final class Watchdog {
                     force();
                 }
                 return;
+            }
+            if (!reachable.getAsBoolean()) {
+                closedWaiting = false;
+            } else {
+                if (!closedWaiting) {
+                    // Counted from when the API server is seen answering, and not before fabric8
+                    // has had its chance to resume.
+                    closedWaiting = true;
+                    closedDue = Math.max(closedSince + RESUME_ALLOWANCE.toNanos(), now) + goneBackoffNanos(closedAttempts + 1);
+                }
+                if (now - closedDue >= 0) {
+                    closedAttempts++;
+                    closedWaiting = false;
+                    LOG.info("decision=force-relist kind={} reason=closed-while-reachable watch_closed_ms={} attempt={}", watch.kind(),
+                            Duration.ofNanos(now - closedSince).toMillis(), closedAttempts);
+                    force();
+                    return;
+                }
             }
             if (now - closedSince < graceNanos || (attempts > 0 && now - nextAllowed < 0)) {
                 return;

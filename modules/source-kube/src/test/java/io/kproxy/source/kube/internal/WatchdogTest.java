@@ -15,6 +15,8 @@ class WatchdogTest {
     private final AtomicLong now = new AtomicLong(1_000);
     private final WatchLiveness liveness = new WatchLiveness(Duration.ofSeconds(20), now::get, () -> 0.0);
     private int resets;
+    /** Whether the API server answers; the grace tests keep it unreachable (the grace is then the only path). */
+    private boolean reachable;
 
     /** A kind whose watch state the test sets; a relist starts a list that the test ends. */
     private static final class FakeKind implements WatchedKind {
@@ -60,7 +62,7 @@ class WatchdogTest {
         return new Watchdog(List.of(kind), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 0.0, Runnable::run, () -> {
             resets++;
             kind.relist();
-        });
+        }, () -> reachable);
     }
 
     @Test
@@ -150,8 +152,70 @@ class WatchdogTest {
 
     @Test
     void clientGosBackoffIsJitteredUpToTwiceItsBaseWhichStopsAt30Seconds() {
-        Watchdog w = new Watchdog(List.of(), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 1.0, Runnable::run, () -> { });
+        Watchdog w = new Watchdog(List.of(), GRACE, Duration.ofSeconds(40), liveness, now::get, () -> 1.0, Runnable::run, () -> { },
+                () -> true);
         assertThat(Duration.ofNanos(w.goneBackoffNanos(1))).isEqualTo(Duration.ofMillis(1600));
         assertThat(Duration.ofNanos(w.goneBackoffNanos(20))).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
+    void aWatchClosedWhileTheApiServerAnswersIsRelistedAfterFabric8sChanceAndClientGosBackoff() {
+        reachable = true;
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        kind.watching = true;
+        w.tick();
+        kind.watching = false;
+        int[] relistAt = new int[3];
+        int found = 0;
+        for (int tenth = 1; tenth <= 400 && found < 3; tenth++) {
+            advance(Duration.ofMillis(100));
+            w.tick();
+            if (kind.listing) {
+                relistAt[found++] = tenth;
+                kind.listing = false;              // the relist's watch is refused again
+            }
+        }
+        // noticed closed at tick 1; random 0: 5 s for fabric8's resume + 0.8 s, then each relist's
+        // closed watch (noticed a tick later) 5 s + 1.6 s, 5 s + 3.2 s (ticks of 100 ms)
+        assertThat(relistAt).containsExactly(59, 126, 209);
+
+        kind.watching = true;
+        w.tick();
+        kind.watching = false;
+        run(w, Duration.ofSeconds(6));
+        assertThat(kind.relists).isEqualTo(3);
+        run(w, Duration.ofSeconds(1));
+        assertThat(kind.relists).as("the backoff resets once a watch was open: 5 s + 0.8 s after it was noticed closed").isEqualTo(4);
+    }
+
+    @Test
+    void aRoutineResumeWithinTheAllowanceIsNoRelist() {
+        reachable = true;
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        for (int i = 0; i < 20; i++) {
+            kind.watching = true;
+            run(w, Duration.ofSeconds(20));
+            kind.watching = false;             // the API server ends the watch at its timeoutSeconds
+            run(w, Duration.ofSeconds(4));     // fabric8 resumes it within the allowance
+        }
+        assertThat(kind.relists).isZero();
+    }
+
+    @Test
+    void aClosedWatchWaitsWhileTheApiServerIsAwayAndIsRelistedSoonAfterItAnswersAgain() {
+        FakeKind kind = new FakeKind();
+        Watchdog w = watchdog(kind);
+        kind.watching = true;
+        w.tick();
+        kind.watching = false;
+        run(w, Duration.ofSeconds(8));         // unreachable: neither the allowance nor the backoff runs
+        assertThat(kind.relists).isZero();
+        reachable = true;                       // another kind's request was answered
+        run(w, Duration.ofSeconds(1));
+        assertThat(kind.relists).as("not at the tick that sees it answering").isZero();
+        run(w, Duration.ofSeconds(1));
+        assertThat(kind.relists).as("at the first tick 0.8 s after it").isEqualTo(1);
     }
 }
