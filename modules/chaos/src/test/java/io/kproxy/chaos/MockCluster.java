@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -98,11 +99,29 @@ final class MockCluster implements AutoCloseable {
         return truth.get(kind + "/" + name);
     }
 
+    /**
+     * Creates or updates {@code o}. fabric8's update reads the object's current version and then
+     * writes with it; the mock answered that write 409 Conflict once (the 60-minute soak of seed
+     * 20261126, about 275 s in, during an {@code API_DOWN}), which ended the run. A conflict is
+     * retried with a fresh read, as client-go's {@code retry.RetryOnConflict} does
+     * (k8s.io/client-go/util/retry/util.go), at most {@link #WRITE_ATTEMPTS} times.
+     */
     private void write(HasMetadata o) {
-        HasMetadata copy = Serialization.clone(o);
-        copy.getMetadata().setResourceVersion(null);
-        client.resource(copy).createOr(r -> r.update());
+        for (int attempt = 1; ; attempt++) {
+            HasMetadata copy = Serialization.clone(o);
+            copy.getMetadata().setResourceVersion(null);
+            try {
+                client.resource(copy).createOr(r -> r.update());
+                return;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == WRITE_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
     }
+
+    private static final int WRITE_ATTEMPTS = 5;
 
     /** The newest resourceVersion the running server issued (its lists carry it), or -1 while it is down or does not say. */
     private long newestIssued() {
