@@ -3,12 +3,8 @@ package io.kproxy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kproxy.backend.Backend;
-import io.kproxy.backend.ConntrackFilter;
-import io.kproxy.backend.KernelException;
+import io.kproxy.backend.ForwardingBackend;
 import io.kproxy.backend.MemoryKernelPort;
-import io.kproxy.backend.Plan;
-import io.kproxy.backend.SyncOptions;
-import io.kproxy.backend.Transaction;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.config.ConfigTrees;
 import io.kproxy.config.ProxyConfig;
@@ -26,8 +22,6 @@ import io.kproxy.history.Rendering;
 import io.kproxy.journal.MemoryEventLog;
 import io.kproxy.model.IpAddress;
 import io.kproxy.model.NodeName;
-import io.kproxy.state.NodeState;
-import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;
@@ -117,73 +111,17 @@ class IpvsLocalAddressesHistoryTest {
     }
 
     /** The installed ipvs backend, with the node's local addresses a test sets (the recording kernel port has none). */
-    private static final class KernelAddresses implements Backend {
+    private static final class KernelAddresses extends ForwardingBackend {
 
-        private final Backend delegate;
         volatile List<IpAddress> addresses = List.of();
 
         KernelAddresses(Backend delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
         public Optional<List<IpAddress>> localAddresses() {
             return Optional.of(addresses);
-        }
-
-        @Override
-        public String mode() {
-            return delegate.mode();
-        }
-
-        @Override
-        public Plan render(NodeState state) {
-            return delegate.render(state);
-        }
-
-        @Override
-        public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
-            return delegate.renderIncremental(previous, state, delta);
-        }
-
-        @Override
-        public Transaction diff(Optional<Plan> lastApplied, Plan desired, SyncOptions options) {
-            return delegate.diff(lastApplied, desired, options);
-        }
-
-        @Override
-        public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
-            return delegate.diffFromKernel(desired, options);
-        }
-
-        @Override
-        public void apply(Transaction transaction) throws KernelException {
-            delegate.apply(transaction);
-        }
-
-        @Override
-        public void check(Transaction transaction) throws KernelException {
-            delegate.check(transaction);
-        }
-
-        @Override
-        public void cleanup() throws KernelException {
-            delegate.cleanup();
-        }
-
-        @Override
-        public boolean rulesIntact() throws KernelException {
-            return delegate.rulesIntact();
-        }
-
-        @Override
-        public int cleanConntrack(List<ConntrackFilter> filters) throws KernelException {
-            return delegate.cleanConntrack(filters);
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }
