@@ -35,6 +35,9 @@ module io.kproxy.app {
     // module, cannot say so itself (docs/dependencies.md).
     requires java.net.http;
 
+    // Logback's start-up configuration in code instead of a logback.xml (LogDefaults).
+    provides ch.qos.logback.classic.spi.Configurator with io.kproxy.app.LogDefaults;
+
     // picocli reads and writes the annotated command fields reflectively.
     opens io.kproxy.app to info.picocli;
 }

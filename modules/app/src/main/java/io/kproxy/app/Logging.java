@@ -22,23 +22,26 @@ import org.slf4j.LoggerFactory;
 final class Logging {
 
     static final String TEXT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} level=%level logger=%logger{0} thread=%thread %msg%n";
-    /** The pattern of {@code logback.xml}, in force until a command configures logging. */
+    /** The pattern in force from start-up ({@link LogDefaults}) until a command configures logging. */
     static final String DEFAULT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} level=%level logger=%logger{0} %msg%n";
 
     private Logging() {
     }
 
     /**
-     * What {@code logback.xml} sets (warnings and errors on standard error, nothing on standard
-     * output), but through {@link EscapingEncoder}: {@code Main} calls this first, so that every
-     * command's log lines are escaped from the start, before any configuration is read. (Joran
-     * could name the encoder in {@code logback.xml} only if this module opened its package to
-     * logback.)
+     * Warnings and errors on standard error, nothing on standard output, through
+     * {@link EscapingEncoder}: {@code Main} calls this first, so that every command's log lines
+     * are escaped from the start, before any configuration is read, also when a
+     * {@code logback.configurationFile} replaced {@link LogDefaults}.
      */
     static void defaults() {
-        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
-            return;
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx) {
+            defaults(ctx);
         }
+    }
+
+    /** {@link #defaults()} on {@code ctx}: also {@link LogDefaults}' configuration, before logback hands out its first logger. */
+    static void defaults(LoggerContext ctx) {
         Logger root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.detachAndStopAllAppenders();
         root.addAppender(stderr(ctx, text(ctx, DEFAULT_PATTERN)));
