@@ -173,8 +173,8 @@ class UiApiTest {
             assertThat(moment).contains("\"rollback\":true", "\"pin\":{\"kind\":\"pin\"", "a rollback: dataplane pinned to #852",
                     "== shop/checkout", "undone by the rollback", "ServiceObserved shop/checkout rv 184779");
             // the rollback removed the 8081 backends and restored 8080
-            assertThat(moment).containsPattern("\\\\n- add element ip kube-proxy service-2EUJKCR2-shop/checkout/tcp/http \\{[^}]*8081");
-            assertThat(moment).containsPattern("\\\\n\\+ add element ip kube-proxy service-2EUJKCR2-shop/checkout/tcp/http \\{ 0-1073741823 : 10.0.1.11 . 8080");
+            assertThat(moment).containsPattern("\\\\n- add element ip kube-proxy endpoints-tcp-\\d+ \\{[^}]*8081");
+            assertThat(moment).containsPattern("\\\\n\\+ add element ip kube-proxy endpoints-tcp-\\d+ \\{ \\d+-\\d+ : 10.0.1.11 . 8080");
         }
     }
 

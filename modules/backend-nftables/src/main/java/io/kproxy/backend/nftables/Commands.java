@@ -66,10 +66,16 @@ final class Commands {
         return "add map " + table + " " + name + " { " + type + " ; }";
     }
 
-    /** Declares every shared endpoint map {@code plan} wants, each flushed after when {@code flush}. */
+    /**
+     * Declares every shared endpoint map {@code plan} wants beyond the base ruleset's first ones,
+     * each flushed after when {@code flush}.
+     */
     static void endpointMaps(Commands out, FamilyPlan plan, boolean flush) {
         String t = plan.family().table();
         for (String m : plan.endpointMaps().keySet()) {
+            if (NftDispatch.inBase(m)) {
+                continue;
+            }
             out.add(mapDecl(t, m, plan.endpointMapType(m)));
             if (flush) {
                 out.add("flush map " + t + " " + m);

@@ -83,7 +83,7 @@ record FamilyPlan(
 
     /** True when a per-service verdict map or a shared endpoint map of this name is wanted. */
     boolean wantsMap(String name) {
-        return maps.containsKey(name) || endpointMaps.containsKey(name);
+        return maps.containsKey(name) || endpointMaps.containsKey(name) || NftDispatch.inBase(name);
     }
 
     /** The type of shared endpoint map {@code name} ({@code endpoints-<proto>-<m>}). */

@@ -134,9 +134,11 @@ final class NftDiff {
             }
         }
         for (String m : desired.endpointMaps().keySet()) {
-            out.add(Commands.mapDecl(t, m, desired.endpointMapType(m)));
-            if (kernel.maps().contains(m)) {
-                out.add("flush map " + t + " " + m);
+            if (!NftDispatch.inBase(m)) {
+                out.add(Commands.mapDecl(t, m, desired.endpointMapType(m)));
+                if (kernel.maps().contains(m)) {
+                    out.add("flush map " + t + " " + m);
+                }
             }
         }
         desired.base().rules().forEach(out::add);
@@ -355,13 +357,17 @@ final class NftDiff {
             @Override
             public void added(String key, Integer slots) {
                 // A stale one (flushed, unreferenced) has the same declaration: declaring it again is enough.
-                mapAdds.add(Commands.mapDecl(t, key, desired.endpointMapType(key)));
+                if (!NftDispatch.inBase(key)) {
+                    mapAdds.add(Commands.mapDecl(t, key, desired.endpointMapType(key)));
+                }
             }
 
             @Override
             public void removed(String key, Integer slots) {
-                mapFlushes.add("flush map " + t + " " + key);
-                removedMaps.add(key);
+                if (!NftDispatch.inBase(key)) {
+                    mapFlushes.add("flush map " + t + " " + key);
+                    removedMaps.add(key);
+                }
             }
 
             @Override
@@ -377,7 +383,7 @@ final class NftDiff {
 
             @Override
             public void removed(String key, NftDispatch value) {
-                if (desired.endpointMaps().containsKey(value.map())) {
+                if (desired.wantsMap(value.map())) {
                     elementDeletes.add(Commands.mapElements("delete", t, value.map(), value.entries()));
                 }
             }

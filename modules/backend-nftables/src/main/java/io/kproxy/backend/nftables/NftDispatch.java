@@ -53,6 +53,17 @@ record NftDispatch(ServicePortName owner, String chain, String proto, int positi
         return "endpoints-" + proto + "-" + index;
     }
 
+    /** The protocols, each with endpoint maps of its own (the data is typed after the protocol). */
+    static final List<String> PROTOCOLS = List.of("tcp", "udp", "sctp");
+
+    /**
+     * True for the first endpoint map of a protocol ({@code endpoints-tcp-0}), which the base
+     * ruleset always declares; the others are declared while a slot uses them.
+     */
+    static boolean inBase(String map) {
+        return map.startsWith("endpoints-") && map.endsWith("-0");
+    }
+
     /** The first numgen value of the slot. */
     long offset() {
         return (position % SlotTable.SLOTS_PER_MAP) * SLOT_SIZE;
