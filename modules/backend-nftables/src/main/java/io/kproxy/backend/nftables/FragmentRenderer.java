@@ -50,11 +50,15 @@ final class FragmentRenderer {
      * session affinity): the ones {@link #render} writes a {@link NftDispatch} for.
      */
     static List<String> dispatchChains(ServicePortState s) {
+        return s.affinityTimeoutSeconds() > 0 ? List.of() : dispatchChains(s, ChainNames.nftServicePortBase(s.name()));
+    }
+
+    /** {@link #dispatchChains(ServicePortState)} with the port's chain name base already known. */
+    static List<String> dispatchChains(ServicePortState s, String base) {
         if (s.affinityTimeoutSeconds() > 0) {
             return List.of();
         }
         PolicyChains policy = PolicyChains.of(s);
-        String base = ChainNames.nftServicePortBase(s.name());
         if (policy.usesClusterChain() && policy.usesLocalChain()) {
             return List.of("service-" + base, "local-" + base);
         }
@@ -65,9 +69,13 @@ final class FragmentRenderer {
     }
 
     PortFragment render(ServicePortState s) {
+        return render(s, ChainNames.nftServicePortBase(s.name()));
+    }
+
+    /** {@link #render(ServicePortState)} with the port's chain name base ({@code ChainNames.nftServicePortBase}) already known. */
+    PortFragment render(ServicePortState s, String base) {
         String proto = s.name().protocol().lowerName();
         String svcName = s.name().toString();
-        String base = ChainNames.nftServicePortBase(s.name());
         String clusterChain = "service-" + base;
         String localChain = "local-" + base;
         String externalChain = "external-" + base;

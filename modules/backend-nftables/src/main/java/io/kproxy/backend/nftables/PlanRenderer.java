@@ -1,5 +1,6 @@
 package io.kproxy.backend.nftables;
 
+import io.kproxy.backend.ChainNames;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.FamilyState;
@@ -89,8 +90,11 @@ final class PlanRenderer {
         FamilyState fs = state.family(family);
         NftFamily f = NftFamily.of(family);
         Map<String, List<String>> chains = new HashMap<>();
+        List<String> bases = new ArrayList<>(fs.ports().size());
         for (ServicePortState s : fs.ports().values()) {
-            List<String> d = FragmentRenderer.dispatchChains(s);
+            String base = ChainNames.nftServicePortBase(s.name());
+            bases.add(base);
+            List<String> d = FragmentRenderer.dispatchChains(s, base);
             if (!d.isEmpty()) {
                 chains.computeIfAbsent(s.name().protocol().lowerName(), p -> new ArrayList<>()).addAll(d);
             }
@@ -98,8 +102,9 @@ final class PlanRenderer {
         Slots slots = Slots.of(chains);
         FragmentRenderer r = renderer(state, family, slots);
         List<PortFragment> fragments = new ArrayList<>(fs.ports().size());
+        int i = 0;
         for (ServicePortState s : fs.ports().values()) {
-            fragments.add(r.render(s));
+            fragments.add(r.render(s, bases.get(i++)));
         }
         return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), fragments, slots);
     }

@@ -88,22 +88,23 @@ final class SlotTable {
     /** The table holding exactly {@code names} (distinct), built from scratch. */
     static SlotTable of(Collection<String> names) {
         long cap = capacity(names.size());
-        List<String> sorted = new ArrayList<>(names);
-        sorted.sort(order(cap));
+        record Homed(long home, String name) {
+        }
+        List<Homed> sorted = new ArrayList<>(names.size());
+        for (String n : names) {
+            sorted.add(new Homed(hash(n) & (cap - 1), n));
+        }
+        sorted.sort(Comparator.comparingLong(Homed::home).thenComparing(Homed::name));
         PersistentMap<String, Integer> bn = PersistentMap.empty();
         PersistentMap<Integer, String> bp = PersistentMap.empty();
         long last = -1;
-        for (String n : sorted) {
-            long p = Math.max(hash(n) & (cap - 1), last + 1);
-            bn = bn.plus(n, Math.toIntExact(p));
-            bp = bp.plus(Math.toIntExact(p), n);
+        for (Homed h : sorted) {
+            long p = Math.max(h.home(), last + 1);
+            bn = bn.plus(h.name(), Math.toIntExact(p));
+            bp = bp.plus(Math.toIntExact(p), h.name());
             last = p;
         }
         return new SlotTable(cap, bn, bp);
-    }
-
-    private static Comparator<String> order(long cap) {
-        return Comparator.<String>comparingLong(n -> hash(n) & (cap - 1)).thenComparing(Comparator.naturalOrder());
     }
 
     int size() {
