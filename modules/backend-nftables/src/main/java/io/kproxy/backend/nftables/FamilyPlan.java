@@ -16,9 +16,9 @@ import java.util.Set;
  * the endpoint dispatches in the shared endpoint maps ({@link Slots}), and indexes of the objects
  * those fragments hold (chains, verdict maps, dispatches by chain, the shared endpoint maps with
  * how many dispatches each holds, affinity sets, shared elements) and each fragment's digest
- * for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters the plan). All maps are persistent, so a plan derived from another by a few {@link #with}
- * calls shares everything else with it and the diff of the two visits only what changed.
- * Immutable.
+ * for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters the plan). All maps
+ * are persistent, so a plan derived from another by a few {@link #with} calls shares everything
+ * else with it and the diff of the two visits only what changed. Immutable.
  */
 record FamilyPlan(
         NftFamily family,

@@ -34,10 +34,12 @@ import java.util.Set;
  *       affinity sets keep their entries, as upstream's full sync does. When only the rules of
  *       base chains changed (the service ranges, from ServiceCIDRs), the partial transaction
  *       flushes and rewrites just those chains ({@link BaseRuleDiff}).</li>
- *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted;
- *       chains created or flushed and rewritten; chains and verdict maps no longer used are
- *       flushed now and deleted by a later sync at least a second after ({@link NftPlan#STALE_GRACE});
- *       affinity sets no longer used are deleted at once.</li>
+ *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted, the
+ *       slot elements of a dispatch among them (all of them, in the old and the new slot, when
+ *       the dispatch moved; {@link SlotTable}); chains created or flushed and rewritten; endpoint
+ *       maps declared when a slot first uses them; chains, verdict maps and endpoint maps no
+ *       longer used are flushed now and deleted by a later sync at least a second after
+ *       ({@link NftPlan#STALE_GRACE}); affinity sets no longer used are deleted at once.</li>
  * </ul>
  */
 final class NftDiff {

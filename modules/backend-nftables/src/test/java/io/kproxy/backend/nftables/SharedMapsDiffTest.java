@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The shared endpoint maps across partial syncs: a Service added or deleted moves only the
  * dispatches of its cluster; crossing a power of two of dispatches moves a large part of the
- * protocol's dispatches (every one whose home changed, and their clusters) once; a map that holds no slot any more is flushed and deleted later; every
- * transaction applies to the in-memory interpreter and the settled result equals a fresh load.
+ * protocol's dispatches (every one whose home changed, and their clusters) once; a map that
+ * holds no slot any more is flushed and deleted later; every transaction applies to the in-memory interpreter and the settled result equals a fresh load.
  */
 class SharedMapsDiffTest {
 
