@@ -131,6 +131,9 @@ record FamilyPlan(
                 }
             }
             for (NftDispatch d : old.dispatches()) {
+                if (next != null && next.dispatches().contains(d)) {
+                    continue;
+                }
                 ds = ds.minus(d.chain());
                 int left = em.get(d.map()) - 1;
                 em = left == 0 ? em.minus(d.map()) : em.plus(d.map(), left);
@@ -156,6 +159,9 @@ record FamilyPlan(
                 mp = mp.plus(m.name(), m);
             }
             for (NftDispatch d : next.dispatches()) {
+                if (old != null && old.dispatches().contains(d)) {
+                    continue;
+                }
                 ds = ds.plus(d.chain(), d);
                 Integer had = em.get(d.map());
                 em = em.plus(d.map(), had == null ? 1 : had + 1);

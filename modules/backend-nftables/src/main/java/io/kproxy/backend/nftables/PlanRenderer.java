@@ -54,11 +54,17 @@ final class PlanRenderer {
         FamilyState fs = state.family(family);
         Slots slots = plan.slots();
         Set<String> moved = new HashSet<>();
+        Map<ServicePortName, String> bases = new HashMap<>();
         for (ServicePortName name : changed) {
             PortFragment old = plan.fragments().get(name);
             ServicePortState s = fs.ports().get(name);
             List<String> had = old == null ? List.of() : old.dispatches().stream().map(NftDispatch::chain).toList();
-            List<String> want = s == null ? List.of() : FragmentRenderer.dispatchChains(s);
+            List<String> want = List.of();
+            if (s != null) {
+                String base = ChainNames.nftServicePortBase(name);
+                bases.put(name, base);
+                want = FragmentRenderer.dispatchChains(s, base);
+            }
             String proto = name.protocol().lowerName();
             for (String c : had) {
                 if (!want.contains(c)) {
@@ -81,7 +87,8 @@ final class PlanRenderer {
         FragmentRenderer r = renderer(state, family, slots);
         for (ServicePortName name : toRender) {
             ServicePortState s = fs.ports().get(name);
-            plan = plan.with(name, s == null ? null : r.render(s));
+            String base = bases.get(name);
+            plan = plan.with(name, s == null ? null : base == null ? r.render(s) : r.render(s, base));
         }
         return plan.withSlots(slots);
     }
