@@ -6,6 +6,8 @@ import io.kproxy.testkit.KernelTests;
 import io.kproxy.testkit.NetNs;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,8 +30,11 @@ class RebuiltRulesetsLoadIT {
         try (NetNs ns = NetNs.create("histnft")) {
             NetNs.Result r = ns.tryExecWithInput(text, "nft", "-f", "/dev/stdin");
             assertThat(r.exitCode()).as(r.stderr()).isZero();
-            assertThat(ns.exec("nft", "list", "map", "ip", "kube-proxy", "service-2EUJKCR2-shop/checkout/tcp/http"))
-                    .contains("10.0.1.11 . 8081");
+            // checkout's endpoints are in its slot of the shared map its dispatch rule names
+            String chain = ns.exec("nft", "list", "chain", "ip", "kube-proxy", "service-2EUJKCR2-shop/checkout/tcp/http");
+            Matcher map = Pattern.compile("map @(endpoints-tcp-\\d+)").matcher(chain);
+            assertThat(map.find()).as(chain).isTrue();
+            assertThat(ns.exec("nft", "list", "map", "ip", "kube-proxy", map.group(1))).contains("10.0.1.11 . 8081");
         }
     }
 

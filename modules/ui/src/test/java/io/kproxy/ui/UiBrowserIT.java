@@ -66,7 +66,7 @@ class UiBrowserIT {
             String diff = browser.script("document.getElementById('diff').textContent");
             assertThat(diff).contains("== shop/checkout", "caused by:", "#853 2026-11-22T03:12:04.500Z ServiceObserved shop/checkout rv 184779",
                     "#854 2026-11-22T03:12:05.000Z EndpointSliceObserved shop/checkout-j6ts4");
-            assertThat(diff).containsPattern("\\+ add element ip kube-proxy service-2EUJKCR2-shop/checkout/tcp/http \\{[^}]*10.0.1.11 . 8081");
+            assertThat(diff).containsPattern("\\+ add element ip kube-proxy endpoints-tcp-\\d+ \\{[^}]*10.0.1.11 . 8081");
             assertThat(browser.script("document.querySelectorAll('#diff .cause').length")).isEqualTo("2");
             assertThat(browser.script("document.querySelector('#diff .svc').dataset.service")).isEqualTo("shop/checkout");
             assertThat(browser.script("document.getElementById('moment-summary').textContent"))
@@ -120,8 +120,8 @@ class UiBrowserIT {
             String diff = browser.script("document.getElementById('diff').textContent");
             assertThat(diff).contains("a rollback: dataplane pinned to #852", "== shop/checkout", "undone by the rollback",
                     "ServiceObserved shop/checkout rv 184779");
-            assertThat(diff).containsPattern("\n- add element ip kube-proxy service-2EUJKCR2-shop/checkout/tcp/http \\{[^}]*8081");
-            assertThat(diff).containsPattern("\n\\+ add element ip kube-proxy service-2EUJKCR2-shop/checkout/tcp/http \\{ 0-1073741823 : 10.0.1.11 . 8080");
+            assertThat(diff).containsPattern("\n- add element ip kube-proxy endpoints-tcp-\\d+ \\{[^}]*8081");
+            assertThat(diff).containsPattern("\n\\+ add element ip kube-proxy endpoints-tcp-\\d+ \\{ \\d+-\\d+ : 10.0.1.11 . 8080");
             browser.screenshot(browser.find("#moment"), SHOTS.resolve("ui-rollback.png"));
         }
     }

@@ -64,6 +64,14 @@ record BaseRuleset(List<String> declarations, List<String> rules, List<String> c
         d.add("add map " + t + " no-endpoint-services { type " + svcKey + " ; comment \"vmap to drop or reject packets to services with no endpoints\" ; }");
         d.add("add map " + t + " service-ips { type " + svcKey + " ; comment \"ClusterIP, ExternalIP and LoadBalancer IP traffic\" ; }");
         d.add("add map " + t + " service-nodeports { type inet_proto . inet_service : verdict ; comment \"NodePort traffic\" ; }");
+        // The first endpoint map of each protocol (NftDispatch) is always there, so that the node-wide
+        // part does not change with the first or last Service of a protocol; further maps come and
+        // go with the slots they hold.
+        for (String proto : NftDispatch.PROTOCOLS) {
+            String m = NftDispatch.mapName(proto, 0);
+            d.add(Commands.mapDecl(t, m, NftServiceMap.endpointsType(f, proto)));
+            containers.add(m);
+        }
         d.add("add chain " + t + " cluster-ips-check");
         d.add("add chain " + t + " filter-prerouting-pre-dnat { type filter hook prerouting priority -110 ; }");
         d.add("add chain " + t + " filter-output-pre-dnat { type filter hook output priority -110 ; }");

@@ -59,7 +59,28 @@ final class Commands {
     }
 
     static String mapDecl(String table, NftServiceMap m) {
-        return "add map " + table + " " + m.name() + " { " + m.type() + " ; }";
+        return mapDecl(table, m.name(), m.type());
+    }
+
+    static String mapDecl(String table, String name, String type) {
+        return "add map " + table + " " + name + " { " + type + " ; }";
+    }
+
+    /**
+     * Declares every shared endpoint map {@code plan} wants beyond the base ruleset's first ones,
+     * each flushed after when {@code flush}.
+     */
+    static void endpointMaps(Commands out, FamilyPlan plan, boolean flush) {
+        String t = plan.family().table();
+        for (String m : plan.endpointMaps().keySet()) {
+            if (NftDispatch.inBase(m)) {
+                continue;
+            }
+            out.add(mapDecl(t, m, plan.endpointMapType(m)));
+            if (flush) {
+                out.add("flush map " + t + " " + m);
+            }
+        }
     }
 
     /** {@code add element} (or {@code delete element} with keys only) of {@code entries} of map {@code name}. */
@@ -74,7 +95,7 @@ final class Commands {
         return b.append(" }").toString();
     }
 
-    /** Writes a whole fragment: sets, maps, chains, rules, map elements, and the elements it wins. */
+    /** Writes a whole fragment: sets, maps, chains, rules, map elements, its slots' elements, and the elements it wins. */
     static void fragment(Commands out, FamilyPlan plan, PortFragment p, boolean flushMaps) {
         fragment(out, plan.family(), p, flushMaps, e -> {
             Claims c = plan.elements().get(e.id());
@@ -114,6 +135,9 @@ final class Commands {
         }
         for (NftServiceMap m : p.maps()) {
             out.add(mapElements("add", t, m.name(), m.entries()));
+        }
+        for (NftDispatch d : p.dispatches()) {
+            out.add(mapElements("add", t, d.map(), d.entries()));
         }
         for (NftElement e : p.elements()) {
             if (write.test(e)) {

@@ -12,12 +12,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One family's desired table: the base ruleset, every service port's fragment, and indexes of
- * the objects those fragments hold (chains, verdict maps, affinity sets, shared elements) and
- * each fragment's digest for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters
- * the plan). All maps are persistent, so a plan derived from another by a few {@link #with}
- * calls shares everything else with it and the diff of the two visits only what changed.
- * Immutable.
+ * One family's desired table: the base ruleset, every service port's fragment, the positions of
+ * the endpoint dispatches in the shared endpoint maps ({@link Slots}), and indexes of the objects
+ * those fragments hold (chains, verdict maps, dispatches by chain, the shared endpoint maps with
+ * how many dispatches each holds, affinity sets, shared elements) and each fragment's digest
+ * for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters the plan). All maps
+ * are persistent, so a plan derived from another by a few {@link #with} calls shares everything
+ * else with it and the diff of the two visits only what changed. Immutable.
  */
 record FamilyPlan(
         NftFamily family,
@@ -25,24 +26,29 @@ record FamilyPlan(
         PersistentMap<ServicePortName, PortFragment> fragments,
         PersistentMap<String, NftChain> chains,
         PersistentMap<String, NftServiceMap> maps,
+        PersistentMap<String, NftDispatch> dispatches,
+        PersistentMap<String, Integer> endpointMaps,
+        Slots slots,
         PersistentMap<String, Integer> affinitySets,
         PersistentMap<ElementKey, Claims> elements,
         PersistentMap<ServicePortName, Digest> digests) {
 
     static FamilyPlan empty(NftFamily family, BaseRuleset base) {
         return new FamilyPlan(family, base, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
-                PersistentMap.empty(), PersistentMap.empty());
+                PersistentMap.empty(), Slots.EMPTY, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty());
     }
 
     /**
-     * The plan holding {@code inOrder} (distinct service ports, ascending): equal to
-     * {@link #with} applied to each in turn on {@link #empty}, without its bookkeeping for
-     * replaced fragments (the full render of 10,000 Services).
+     * The plan holding {@code inOrder} (distinct service ports, ascending, rendered with
+     * {@code slots}): equal to {@link #with} applied to each in turn on {@link #empty}, without
+     * its bookkeeping for replaced fragments (the full render of 10,000 Services).
      */
-    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder) {
+    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, Slots slots) {
         PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
         PersistentMap<String, NftChain> ch = PersistentMap.empty();
         PersistentMap<String, NftServiceMap> mp = PersistentMap.empty();
+        PersistentMap<String, NftDispatch> ds = PersistentMap.empty();
+        Map<String, Integer> em = new HashMap<>();
         PersistentMap<String, Integer> af = PersistentMap.empty();
         PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
         Map<ElementKey, Claims> claims = new HashMap<>();
@@ -54,6 +60,10 @@ record FamilyPlan(
             for (NftServiceMap m : p.maps()) {
                 mp = mp.plus(m.name(), m);
             }
+            for (NftDispatch d : p.dispatches()) {
+                ds = ds.plus(d.chain(), d);
+                em.merge(d.map(), 1, Integer::sum);
+            }
             for (Map.Entry<String, Integer> a : p.affinitySets().entrySet()) {
                 af = af.plus(a.getKey(), a.getValue());
             }
@@ -62,7 +72,23 @@ record FamilyPlan(
             }
             dg = dg.plus(p.name(), RulesetHash.digest(Commands.partText(family, p)));
         }
-        return new FamilyPlan(family, base, fr, ch, mp, af, PersistentMap.copyOf(claims), dg);
+        return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, PersistentMap.copyOf(claims), dg);
+    }
+
+    /** This plan with {@code next} as its slot tables (the fragments must already be rendered with them). */
+    FamilyPlan withSlots(Slots next) {
+        return next == slots ? this
+                : new FamilyPlan(family, base, fragments, chains, maps, dispatches, endpointMaps, next, affinitySets, elements, digests);
+    }
+
+    /** True when a per-service verdict map or a shared endpoint map of this name is wanted. */
+    boolean wantsMap(String name) {
+        return maps.containsKey(name) || endpointMaps.containsKey(name) || NftDispatch.inBase(name);
+    }
+
+    /** The type of shared endpoint map {@code name} ({@code endpoints-<proto>-<m>}). */
+    String endpointMapType(String name) {
+        return NftServiceMap.endpointsType(family, name.substring("endpoints-".length(), name.lastIndexOf('-')));
     }
 
     /** The digest of this family's node-wide part: the base ruleset's commands, as {@link NftPlan#rulesetText()} writes them. */
@@ -81,6 +107,8 @@ record FamilyPlan(
         }
         var ch = chains;
         var mp = maps;
+        var ds = dispatches;
+        var em = endpointMaps;
         var af = affinitySets;
         var el = elements;
         Set<String> keepChains = new HashSet<>();
@@ -102,6 +130,14 @@ record FamilyPlan(
                     mp = mp.minus(m.name());
                 }
             }
+            for (NftDispatch d : old.dispatches()) {
+                if (next != null && next.dispatches().contains(d)) {
+                    continue;
+                }
+                ds = ds.minus(d.chain());
+                int left = em.get(d.map()) - 1;
+                em = left == 0 ? em.minus(d.map()) : em.plus(d.map(), left);
+            }
             for (String set : old.affinitySets().keySet()) {
                 if (next == null || !next.affinitySets().containsKey(set)) {
                     af = af.minus(set);
@@ -122,6 +158,14 @@ record FamilyPlan(
             for (NftServiceMap m : next.maps()) {
                 mp = mp.plus(m.name(), m);
             }
+            for (NftDispatch d : next.dispatches()) {
+                if (old != null && old.dispatches().contains(d)) {
+                    continue;
+                }
+                ds = ds.plus(d.chain(), d);
+                Integer had = em.get(d.map());
+                em = em.plus(d.map(), had == null ? 1 : had + 1);
+            }
             for (Map.Entry<String, Integer> s : next.affinitySets().entrySet()) {
                 af = af.plus(s.getKey(), s.getValue());
             }
@@ -132,6 +176,6 @@ record FamilyPlan(
         }
         var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
         var dg = next == null ? digests.minus(name) : digests.plus(name, RulesetHash.digest(Commands.partText(family, next)));
-        return new FamilyPlan(family, base, fr, ch, mp, af, el, dg);
+        return new FamilyPlan(family, base, fr, ch, mp, ds, em, slots, af, el, dg);
     }
 }

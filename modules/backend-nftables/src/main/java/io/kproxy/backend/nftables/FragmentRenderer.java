@@ -17,10 +17,11 @@ import java.util.Optional;
  * ({@code pkg/proxy/nftables/proxier.go}, layout of the post-1.33 fixture in
  * {@code proxier_test.go} at commit 030880a5): chains {@code service-}, {@code local-},
  * {@code external-}, {@code firewall-}, {@code endpoint-}, affinity sets, and the elements of the
- * shared dispatch maps. Deliberate differences, packet semantics unchanged: the per-service
- * dispatch goes through a named map ({@link NftServiceMap}); services without session affinity
- * DNAT straight from a data map, with no per-endpoint chains (upstream's newest layout does the
- * same with anonymous maps); hairpin masquerade matches the shared {@code hairpin-connections}
+ * shared dispatch maps. Deliberate differences, packet semantics unchanged: services without
+ * session affinity DNAT straight from their slot of a shared data map ({@link NftDispatch}, at
+ * the position {@link Slots} gives), with no per-endpoint chains (upstream's newest layout does
+ * the same with an anonymous map per service); with session affinity the dispatch goes through a
+ * named verdict map ({@link NftServiceMap}); hairpin masquerade matches the shared {@code hairpin-connections}
  * set in {@code masquerading} (as upstream's newest layout) instead of a rule per endpoint chain.
  * Pure and thread-safe.
  */
@@ -33,18 +34,48 @@ final class FragmentRenderer {
     private final boolean masqueradeAll;
     private final Optional<LocalTraffic> local;
     private final List<IpAddress> nodeIPs;
+    private final Slots slots;
 
-    FragmentRenderer(NftFamily f, boolean masqueradeAll, Optional<LocalTraffic> local, List<IpAddress> nodeIPs) {
+    /** @param slots the positions of every dispatch {@link #dispatchChains} names for the ports to render */
+    FragmentRenderer(NftFamily f, boolean masqueradeAll, Optional<LocalTraffic> local, List<IpAddress> nodeIPs, Slots slots) {
         this.f = f;
         this.masqueradeAll = masqueradeAll;
         this.local = local;
         this.nodeIPs = List.copyOf(nodeIPs);
+        this.slots = slots;
+    }
+
+    /**
+     * The policy chains of {@code s} that dispatch through a shared endpoint map (none with
+     * session affinity): the ones {@link #render} writes a {@link NftDispatch} for.
+     */
+    static List<String> dispatchChains(ServicePortState s) {
+        return s.affinityTimeoutSeconds() > 0 ? List.of() : dispatchChains(s, ChainNames.nftServicePortBase(s.name()));
+    }
+
+    /** {@link #dispatchChains(ServicePortState)} with the port's chain name base already known. */
+    static List<String> dispatchChains(ServicePortState s, String base) {
+        if (s.affinityTimeoutSeconds() > 0) {
+            return List.of();
+        }
+        PolicyChains policy = PolicyChains.of(s);
+        if (policy.usesClusterChain() && policy.usesLocalChain()) {
+            return List.of("service-" + base, "local-" + base);
+        }
+        if (policy.usesClusterChain()) {
+            return List.of("service-" + base);
+        }
+        return policy.usesLocalChain() ? List.of("local-" + base) : List.of();
     }
 
     PortFragment render(ServicePortState s) {
+        return render(s, ChainNames.nftServicePortBase(s.name()));
+    }
+
+    /** {@link #render(ServicePortState)} with the port's chain name base ({@code ChainNames.nftServicePortBase}) already known. */
+    PortFragment render(ServicePortState s, String base) {
         String proto = s.name().protocol().lowerName();
         String svcName = s.name().toString();
-        String base = ChainNames.nftServicePortBase(s.name());
         String clusterChain = "service-" + base;
         String localChain = "local-" + base;
         String externalChain = "external-" + base;
@@ -111,6 +142,7 @@ final class FragmentRenderer {
 
         List<NftChain> chains = new ArrayList<>();
         List<NftServiceMap> maps = new ArrayList<>();
+        List<NftDispatch> dispatches = new ArrayList<>();
         String masqRule = null;
         if (policy.hasInternal()) {
             if (masqueradeAll) {
@@ -121,10 +153,10 @@ final class FragmentRenderer {
             }
         }
         if (policy.usesClusterChain()) {
-            chains.add(policyChain(s, clusterChain, clusterEps, clusterChain.equals(internalChain) ? masqRule : null, revision, maps));
+            chains.add(policyChain(s, clusterChain, clusterEps, clusterChain.equals(internalChain) ? masqRule : null, revision, maps, dispatches));
         }
         if (policy.usesLocalChain()) {
-            chains.add(policyChain(s, localChain, localEps, localChain.equals(internalChain) ? masqRule : null, revision, maps));
+            chains.add(policyChain(s, localChain, localEps, localChain.equals(internalChain) ? masqRule : null, revision, maps, dispatches));
         }
         if (policy.usesExternalChain()) {
             chains.add(new NftChain(externalChain, externalRules(s, clusterChain, externalPolicyChain, policy.hasExternal()), ""));
@@ -141,11 +173,11 @@ final class FragmentRenderer {
             String addr = ep.ip().toString();
             elements.add(new NftElement(BaseRuleset.HAIRPIN_SET, addr + " . " + addr + " . " + proto + " . " + ep.port(), "", ""));
         }
-        return new PortFragment(s.name(), affinitySets, maps, chains, elements);
+        return new PortFragment(s.name(), affinitySets, maps, chains, dispatches, elements);
     }
 
     private NftChain policyChain(ServicePortState s, String chain, List<Endpoint> eps, String masqRule, String revision,
-            List<NftServiceMap> maps) {
+            List<NftServiceMap> maps, List<NftDispatch> dispatches) {
         List<String> rules = new ArrayList<>();
         if (masqRule != null) {
             rules.add(masqRule);
@@ -158,8 +190,10 @@ final class FragmentRenderer {
             maps.add(NftServiceMap.verdicts(chain, eps.stream().map(ep -> endpointChainName(s, ep)).toList()));
         } else {
             String proto = s.name().protocol().lowerName();
-            rules.add("meta l4proto " + proto + " dnat " + f.ipX() + " to numgen random mod " + NftServiceMap.MODULUS + " map @" + chain);
-            maps.add(NftServiceMap.endpoints(f, proto, chain, eps.stream().map(ep -> ep.ip() + " . " + ep.port()).toList()));
+            NftDispatch d = new NftDispatch(s.name(), chain, proto, slots.position(proto, chain),
+                    eps.stream().map(ep -> ep.ip() + " . " + ep.port()).toList());
+            rules.add(d.rule(f));
+            dispatches.add(d);
         }
         return new NftChain(chain, rules, revision);
     }

@@ -34,10 +34,12 @@ import java.util.Set;
  *       affinity sets keep their entries, as upstream's full sync does. When only the rules of
  *       base chains changed (the service ranges, from ServiceCIDRs), the partial transaction
  *       flushes and rewrites just those chains ({@link BaseRuleDiff}).</li>
- *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted;
- *       chains created or flushed and rewritten; chains and verdict maps no longer used are
- *       flushed now and deleted by a later sync at least a second after ({@link NftPlan#STALE_GRACE});
- *       affinity sets no longer used are deleted at once.</li>
+ *   <li>Otherwise only what changed: elements added, replaced (delete then add) or deleted, the
+ *       slot elements of a dispatch among them (all of them, in the old and the new slot, when
+ *       the dispatch moved; {@link SlotTable}); chains created or flushed and rewritten; endpoint
+ *       maps declared when a slot first uses them; chains, verdict maps and endpoint maps no
+ *       longer used are flushed now and deleted by a later sync at least a second after
+ *       ({@link NftPlan#STALE_GRACE}); affinity sets no longer used are deleted at once.</li>
  * </ul>
  */
 final class NftDiff {
@@ -121,7 +123,7 @@ final class NftDiff {
         }
         var next = stale;
         for (String m : kernel.maps()) {
-            if (!baseMaps.contains(m) && !desired.maps().containsKey(m)) {
+            if (!baseMaps.contains(m) && !desired.wantsMap(m)) {
                 // It still holds gotos to chains that go with it, later.
                 out.add("flush map " + t + " " + m);
                 next = next.plus(Stale.key(desired.family(), "map", m), new Stale(desired.family(), "map", m, now));
@@ -131,6 +133,14 @@ final class NftDiff {
         for (String c : desired.base().containers()) {
             if (kernel.sets().contains(c) || kernel.maps().contains(c)) {
                 out.add("flush " + (BaseRuleset.isSet(c) ? "set " : "map ") + t + " " + c);
+            }
+        }
+        for (String m : desired.endpointMaps().keySet()) {
+            if (!NftDispatch.inBase(m)) {
+                out.add(Commands.mapDecl(t, m, desired.endpointMapType(m)));
+                if (kernel.maps().contains(m)) {
+                    out.add("flush map " + t + " " + m);
+                }
             }
         }
         desired.base().rules().forEach(out::add);
@@ -181,6 +191,7 @@ final class NftDiff {
         for (String c : desired.base().containers()) {
             out.add("flush " + (BaseRuleset.isSet(c) ? "set " : "map ") + t + " " + c);
         }
+        Commands.endpointMaps(out, desired, true);
         desired.base().rules().forEach(out::add);
         // No rule refers to a map after the flush: one of the other kind, or a flushed stale one
         // that is wanted again, is recreated.
@@ -207,7 +218,13 @@ final class NftDiff {
             }
         }
         for (String map : last.maps().keySet()) {
-            if (!desired.maps().containsKey(map)) {
+            if (!desired.wantsMap(map)) {
+                out.add("flush map " + t + " " + map);
+                stale = stale.plus(Stale.key(desired.family(), "map", map), new Stale(desired.family(), "map", map, now));
+            }
+        }
+        for (String map : last.endpointMaps().keySet()) {
+            if (!desired.wantsMap(map)) {
                 out.add("flush map " + t + " " + map);
                 stale = stale.plus(Stale.key(desired.family(), "map", map), new Stale(desired.family(), "map", map, now));
             }
@@ -231,7 +248,7 @@ final class NftDiff {
         var next = stale;
         for (Stale s : stale.values()) {
             FamilyPlan fp = s.family().equals(NftFamily.V4) ? desired.v4() : desired.v6();
-            boolean wanted = s.kind().equals("chain") ? fp.chains().containsKey(s.name()) : fp.maps().containsKey(s.name());
+            boolean wanted = s.kind().equals("chain") ? fp.chains().containsKey(s.name()) : fp.wantsMap(s.name());
             if (wanted) {
                 next = next.minus(s.key());
             } else if (!s.since().isAfter(cutoff)) {
@@ -246,7 +263,7 @@ final class NftDiff {
         var next = stale;
         for (Stale s : stale.values()) {
             if (s.family().equals(desired.family())
-                    && (s.kind().equals("chain") ? desired.chains().containsKey(s.name()) : desired.maps().containsKey(s.name()))) {
+                    && (s.kind().equals("chain") ? desired.chains().containsKey(s.name()) : desired.wantsMap(s.name()))) {
                 next = next.minus(s.key());
             }
         }
@@ -335,17 +352,52 @@ final class NftDiff {
                     mapElementAdds.add(Commands.mapElements("add", t, key, after.entries()));
                     return;
                 }
-                // Only the elements that differ: an endpoint change touches data, never a rule.
-                Set<NftServiceMap.Entry> keep = new HashSet<>(after.entries());
-                Set<NftServiceMap.Entry> had = new HashSet<>(before.entries());
-                List<NftServiceMap.Entry> gone = before.entries().stream().filter(e -> !keep.contains(e)).toList();
-                List<NftServiceMap.Entry> come = after.entries().stream().filter(e -> !had.contains(e)).toList();
-                if (!gone.isEmpty()) {
-                    elementDeletes.add(Commands.mapElements("delete", t, key, gone));
+                elementChanges(t, key, before.entries(), after.entries(), elementDeletes, mapElementAdds);
+            }
+        });
+        last.endpointMaps().diff(desired.endpointMaps(), new PersistentMap.DiffVisitor<>() {
+            @Override
+            public void added(String key, Integer slots) {
+                // A stale one (flushed, unreferenced) has the same declaration: declaring it again is enough.
+                if (!NftDispatch.inBase(key)) {
+                    mapAdds.add(Commands.mapDecl(t, key, desired.endpointMapType(key)));
                 }
-                if (!come.isEmpty()) {
-                    mapElementAdds.add(Commands.mapElements("add", t, key, come));
+            }
+
+            @Override
+            public void removed(String key, Integer slots) {
+                if (!NftDispatch.inBase(key)) {
+                    mapFlushes.add("flush map " + t + " " + key);
+                    removedMaps.add(key);
                 }
+            }
+
+            @Override
+            public void changed(String key, Integer before, Integer after) {
+                // Another number of slots in use: the dispatches' own diff writes their elements.
+            }
+        });
+        last.dispatches().diff(desired.dispatches(), new PersistentMap.DiffVisitor<>() {
+            @Override
+            public void added(String key, NftDispatch value) {
+                mapElementAdds.add(Commands.mapElements("add", t, value.map(), value.entries()));
+            }
+
+            @Override
+            public void removed(String key, NftDispatch value) {
+                if (desired.wantsMap(value.map())) {
+                    elementDeletes.add(Commands.mapElements("delete", t, value.map(), value.entries()));
+                }
+            }
+
+            @Override
+            public void changed(String key, NftDispatch before, NftDispatch after) {
+                if (!before.map().equals(after.map())) {
+                    removed(key, before);
+                    added(key, after);
+                    return;
+                }
+                elementChanges(t, after.map(), before.entries(), after.entries(), elementDeletes, mapElementAdds);
             }
         });
         List<String> setDeletes = new ArrayList<>();
@@ -393,6 +445,21 @@ final class NftDiff {
             next = next.plus(Stale.key(f, "map", m), new Stale(f, "map", m, now));
         }
         return dropResurrected(next, desired);
+    }
+
+    /** Only the elements of map {@code name} that differ: an endpoint change touches data, never a rule. */
+    private static void elementChanges(String t, String name, List<NftServiceMap.Entry> before, List<NftServiceMap.Entry> after,
+            List<String> deletes, List<String> adds) {
+        Set<NftServiceMap.Entry> keep = new HashSet<>(after);
+        Set<NftServiceMap.Entry> had = new HashSet<>(before);
+        List<NftServiceMap.Entry> gone = before.stream().filter(e -> !keep.contains(e)).toList();
+        List<NftServiceMap.Entry> come = after.stream().filter(e -> !had.contains(e)).toList();
+        if (!gone.isEmpty()) {
+            deletes.add(Commands.mapElements("delete", t, name, gone));
+        }
+        if (!come.isEmpty()) {
+            adds.add(Commands.mapElements("add", t, name, come));
+        }
     }
 
     static String addElement(String table, NftElement e) {

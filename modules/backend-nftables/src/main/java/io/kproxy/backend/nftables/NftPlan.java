@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * The nftables plan: one {@link FamilyPlan} per family plus the deferred work, the service
- * chains and verdict maps that were flushed and are deleted once {@link #STALE_GRACE} has passed
+ * chains, verdict maps and emptied endpoint maps that were flushed and are deleted once {@link #STALE_GRACE} has passed
  * (upstream keeps them in {@code staleChains}: before kernel 6.2 a chain whose last reference
  * went away is not seen as unreferenced until a moment later). Immutable and thread-safe; the
  * ruleset text and hash are computed once on demand (the hash from the fragments' digests kept in
@@ -20,7 +20,10 @@ final class NftPlan extends MemoizedPlan {
 
     static final Duration STALE_GRACE = Duration.ofSeconds(1);
 
-    /** A flushed object waiting for deletion. {@code kind} is {@code chain} or {@code map}. */
+    /**
+     * A flushed object waiting for deletion. {@code kind} is {@code chain} or {@code map} (a
+     * per-service verdict map, or a shared endpoint map that holds no slot any more).
+     */
     record Stale(NftFamily family, String kind, String name, Instant since) {
         String key() {
             return key(family, kind, name);
@@ -84,9 +87,14 @@ final class NftPlan extends MemoizedPlan {
         return out.text();
     }
 
-    /** Writes one family's whole table as {@code add} commands, optionally with a comment per service port. */
+    /**
+     * Writes one family's whole table as {@code add} commands, optionally with a comment per
+     * service port: the base ruleset's declarations, the shared endpoint maps, the base rules,
+     * then every fragment.
+     */
     static void write(Commands out, FamilyPlan plan, boolean comments) {
         plan.base().declarations().forEach(out::add);
+        Commands.endpointMaps(out, plan, false);
         plan.base().rules().forEach(out::add);
         for (PortFragment p : plan.fragments().values()) {
             if (comments) {

@@ -1,5 +1,6 @@
 package io.kproxy.backend.nftables;
 
+import io.kproxy.backend.ChainNames;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.FamilyState;
@@ -8,12 +9,21 @@ import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * NodeState to {@link NftPlan}, from scratch or on top of the previous plan. Pure and
  * thread-safe. Before Services and EndpointSlices have synced the plan holds the base tables
  * only (upstream syncs nothing then; the engine does not apply before sync either).
+ *
+ * <p>A fragment depends on its port and on the positions of its dispatches ({@link SlotTable}),
+ * which depend on the set of all dispatches of its protocol: the incremental render updates the
+ * slot tables first and then renders the changed ports and the ports whose dispatches moved.
  */
 final class PlanRenderer {
 
@@ -25,44 +35,90 @@ final class PlanRenderer {
     }
 
     /**
-     * Re-renders only the ports {@code delta} names; anything touching the node or the settings
-     * (base ruleset, local detector, masquerading) renders everything again. Keeps the previous
-     * plan's deferred work: that belongs to the kernel's history, not to the state.
+     * Re-renders only the ports {@code delta} names, and those whose dispatch moved to make room
+     * or to close a gap (a few, unless the count of a protocol's dispatches crossed a power of two);
+     * anything touching the node or the settings (base ruleset, local detector, masquerading)
+     * renders everything again. Keeps the previous plan's deferred work: that belongs to the
+     * kernel's history, not to the state.
      */
     static NftPlan renderIncremental(NftPlan previous, NodeState state, StateDelta delta) {
         if (delta.nodeChanged() || delta.settingsChanged()) {
             return render(state).withStale(previous.stale());
         }
-        FamilyPlan v4 = previous.v4();
-        FamilyPlan v6 = previous.v6();
-        FragmentRenderer r4 = renderer(state, IpFamily.IPV4);
-        FragmentRenderer r6 = renderer(state, IpFamily.IPV6);
-        for (ServicePortName name : delta.changedPorts()) {
-            v4 = update(v4, r4, state.ipv4(), name);
-            v6 = update(v6, r6, state.ipv6(), name);
-        }
+        FamilyPlan v4 = update(previous.v4(), state, IpFamily.IPV4, delta.changedPorts());
+        FamilyPlan v6 = update(previous.v6(), state, IpFamily.IPV6, delta.changedPorts());
         return new NftPlan(v4, v6, previous.stale());
     }
 
-    private static FamilyPlan update(FamilyPlan plan, FragmentRenderer r, FamilyState fs, ServicePortName name) {
-        ServicePortState s = fs.ports().get(name);
-        return plan.with(name, s == null ? null : r.render(s));
+    private static FamilyPlan update(FamilyPlan plan, NodeState state, IpFamily family, Set<ServicePortName> changed) {
+        FamilyState fs = state.family(family);
+        Slots slots = plan.slots();
+        Set<String> moved = new HashSet<>();
+        Map<ServicePortName, String> bases = new HashMap<>();
+        for (ServicePortName name : changed) {
+            PortFragment old = plan.fragments().get(name);
+            ServicePortState s = fs.ports().get(name);
+            List<String> had = old == null ? List.of() : old.dispatches().stream().map(NftDispatch::chain).toList();
+            List<String> want = List.of();
+            if (s != null) {
+                String base = ChainNames.nftServicePortBase(name);
+                bases.put(name, base);
+                want = FragmentRenderer.dispatchChains(s, base);
+            }
+            String proto = name.protocol().lowerName();
+            for (String c : had) {
+                if (!want.contains(c)) {
+                    slots = slots.with(proto, slots.table(proto).minus(c, moved));
+                }
+            }
+            for (String c : want) {
+                if (!had.contains(c)) {
+                    slots = slots.with(proto, slots.table(proto).plus(c, moved));
+                }
+            }
+        }
+        Set<ServicePortName> toRender = new TreeSet<>(changed);
+        for (String chain : moved) {
+            NftDispatch d = plan.dispatches().get(chain);
+            if (d != null) {
+                toRender.add(d.owner());
+            }
+        }
+        FragmentRenderer r = renderer(state, family, slots);
+        for (ServicePortName name : toRender) {
+            ServicePortState s = fs.ports().get(name);
+            String base = bases.get(name);
+            plan = plan.with(name, s == null ? null : base == null ? r.render(s) : r.render(s, base));
+        }
+        return plan.withSlots(slots);
     }
 
     private static FamilyPlan renderFamily(NodeState state, IpFamily family) {
         FamilyState fs = state.family(family);
         NftFamily f = NftFamily.of(family);
-        FragmentRenderer r = renderer(state, family);
-        List<PortFragment> fragments = new ArrayList<>(fs.ports().size());
+        Map<String, List<String>> chains = new HashMap<>();
+        List<String> bases = new ArrayList<>(fs.ports().size());
         for (ServicePortState s : fs.ports().values()) {
-            fragments.add(r.render(s));
+            String base = ChainNames.nftServicePortBase(s.name());
+            bases.add(base);
+            List<String> d = FragmentRenderer.dispatchChains(s, base);
+            if (!d.isEmpty()) {
+                chains.computeIfAbsent(s.name().protocol().lowerName(), p -> new ArrayList<>()).addAll(d);
+            }
         }
-        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), fragments);
+        Slots slots = Slots.of(chains);
+        FragmentRenderer r = renderer(state, family, slots);
+        List<PortFragment> fragments = new ArrayList<>(fs.ports().size());
+        int i = 0;
+        for (ServicePortState s : fs.ports().values()) {
+            fragments.add(r.render(s, bases.get(i++)));
+        }
+        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), fragments, slots);
     }
 
-    private static FragmentRenderer renderer(NodeState state, IpFamily family) {
+    private static FragmentRenderer renderer(NodeState state, IpFamily family, Slots slots) {
         FamilyState fs = state.family(family);
         NftFamily f = NftFamily.of(family);
-        return new FragmentRenderer(f, state.settings().masqueradeAll(), LocalTraffic.of(f, fs.localDetector()), fs.nodeIPs());
+        return new FragmentRenderer(f, state.settings().masqueradeAll(), LocalTraffic.of(f, fs.localDetector()), fs.nodeIPs(), slots);
     }
 }

@@ -6,15 +6,17 @@ import java.util.Map;
 
 /**
  * Everything one service port contributes to its family's table: affinity sets (name to timeout
- * in seconds), per-service verdict maps, chains, and elements of the shared sets and maps. A
- * pure value; equal fragments render equal text.
+ * in seconds), per-service verdict maps (session affinity), chains, the endpoint dispatches of
+ * its policy chains (slots of the shared endpoint maps, with their positions) and elements of the
+ * shared sets and maps. A pure value; equal fragments render equal text.
  */
 record PortFragment(ServicePortName name, Map<String, Integer> affinitySets, List<NftServiceMap> maps, List<NftChain> chains,
-        List<NftElement> elements) {
+        List<NftDispatch> dispatches, List<NftElement> elements) {
 
     PortFragment {
         affinitySets = Map.copyOf(affinitySets);
         maps = List.copyOf(maps);
+        dispatches = List.copyOf(dispatches);
         chains = List.copyOf(chains);
         elements = List.copyOf(elements);
     }

@@ -104,6 +104,25 @@ class NftKernelIT {
         assertThat(kernelServiceChains).isEqualTo(planChains);
     }
 
+    /**
+     * The shared endpoint maps across cluster moves, a power of two of dispatches crossed both
+     * ways, a map emptied and deleted, and a forced full sync, over netlink: every transaction
+     * applies, and the kernel then lists what a fresh load of the last plan lists.
+     */
+    @Test
+    void sharedEndpointMapsAcrossMovesAndBoundariesInTheKernel() throws KernelException {
+        backend.cleanup();
+        NftPlan end = SharedMapsDiffTest.history(tx -> {
+            backend.check(tx);
+            backend.apply(tx);
+        });
+        String incremental = Listings.normalise(nft.list("list ruleset").output());
+        assertThat(incremental).contains("map endpoints-tcp-0").doesNotContain("endpoints-tcp-1");
+        backend.apply(backend.diff(Optional.empty(), end, SyncOptions.at(Instant.now())));
+        assertThat(Listings.normalise(nft.list("list ruleset").output())).isEqualTo(incremental);
+        backend.cleanup();
+    }
+
     /** ServiceCIDRs changing the service ranges: the partial transaction that rewrites cluster-ips-check applies. */
     @Test
     void aServiceRangeChangeAppliesPartiallyInTheKernel() throws KernelException {

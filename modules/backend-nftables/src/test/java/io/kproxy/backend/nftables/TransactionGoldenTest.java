@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,25 +67,25 @@ class TransactionGoldenTest {
         Step add = sync(noop.plan(), NftStates.state(ports), Set.of(svc3.name()), T0.plusSeconds(2));
         assertThat(add.tx().kind()).isEqualTo(SyncKind.PARTIAL);
         Golden.assertMatches("nftables/tx-add-service.nft", add.tx().text());
-        assertOnlyMentions(add.tx(), "svc3", "172.30.0.43", "10.180.0.3");
+        assertOnlyMentions(noop.plan(), add.tx(), "svc3", "172.30.0.43", "10.180.0.3");
 
         // Empty it: its chains are flushed, it rejects.
         ports.set(2, svc("svc3", "172.30.0.43"));
         Step empty = sync(add.plan(), NftStates.state(ports), Set.of(svc3.name()), T0.plusSeconds(3));
         Golden.assertMatches("nftables/tx-empty-service.nft", empty.tx().text());
-        assertOnlyMentions(empty.tx(), "svc3", "172.30.0.43", "10.180.0.3");
+        assertOnlyMentions(add.plan(), empty.tx(), "svc3", "172.30.0.43", "10.180.0.3");
 
         // Change svc2's endpoint: one element of its dispatch map and of the hairpin set, no rule.
         ports.set(1, svc("svc2", "172.30.0.42", "10.180.0.22"));
         Step change = sync(empty.plan(), NftStates.state(ports), Set.of(ports.get(1).name()), T0.plusSeconds(3).plusMillis(500));
         Golden.assertMatches("nftables/tx-change-endpoint.nft", change.tx().text());
-        assertOnlyMentions(change.tx(), "svc2", "172.30.0.42", "10.180.0.2", "10.180.0.22");
+        assertOnlyMentions(empty.plan(), change.tx(), "svc2", "172.30.0.42", "10.180.0.2", "10.180.0.22");
 
         // Delete it: elements go, chains wait.
         ports.remove(2);
         Step delete = sync(change.plan(), NftStates.state(ports), Set.of(svc3.name()), T0.plusSeconds(3).plusMillis(800));
         Golden.assertMatches("nftables/tx-delete-service.nft", delete.tx().text());
-        assertOnlyMentions(delete.tx(), "svc3", "172.30.0.43");
+        assertOnlyMentions(change.plan(), delete.tx(), "svc3", "172.30.0.43");
 
         // svc3's chains were flushed at T0+3s and svc2's old endpoint chain at T0+3.5s: nothing
         // is due at T0+3.9s; all of them are at T0+5s.
@@ -110,14 +112,39 @@ class TransactionGoldenTest {
         Golden.assertMatches("nftables/tx-forced-full.nft", full.text());
     }
 
-    /** Every line names the service, its cluster IP or (hairpin elements) one of its endpoints. */
-    private static void assertOnlyMentions(Transaction tx, String service, String ip, String... endpoints) {
+    /**
+     * Every line names the service, its cluster IP, (hairpin elements) one of its endpoints, or
+     * (elements of a shared endpoint map) a range inside a slot the service held before or holds
+     * after the transaction.
+     */
+    private static void assertOnlyMentions(NftPlan before, Transaction tx, String service, String ip, String... endpoints) {
+        List<NftDispatch> slots = new ArrayList<>();
+        for (NftPlan p : List.of(before, (NftPlan) tx.result())) {
+            p.v4().dispatches().values().stream().filter(d -> d.owner().service().name().equals(service)).forEach(slots::add);
+        }
         for (String line : tx.text().split("\n")) {
             boolean ok = line.contains("/" + service + "/") || line.contains(ip);
             for (String e : endpoints) {
                 ok |= line.contains("hairpin-connections { " + e + " . " + e + " . ");
             }
+            ok |= inSlots(line, slots);
             assertThat(ok).as("line touches only %s: %s", service, line).isTrue();
         }
+    }
+
+    private static final Pattern SLOT_ELEMENTS = Pattern.compile("^(?:add|delete) element ip kube-proxy (endpoints-\\S+) \\{ (.*) }$");
+
+    private static boolean inSlots(String line, List<NftDispatch> slots) {
+        Matcher m = SLOT_ELEMENTS.matcher(line);
+        if (!m.matches()) {
+            return false;
+        }
+        for (String element : m.group(2).split(", ")) {
+            long from = Long.parseLong(element.split("-")[0]);
+            if (slots.stream().noneMatch(d -> d.map().equals(m.group(1)) && from >= d.offset() && from < d.offset() + NftDispatch.SLOT_SIZE)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -251,13 +251,18 @@ final class RuleCompiler {
         t.expect("to");
         t.expect("numgen");
         int mod = numgenMod(t);
+        // The slot of a shared endpoint map (NftDispatch): NFTA_NG_OFFSET, added by the kernel to the result.
+        long offset = t.accept("offset") ? Long.parseLong(t.next()) : 0;
+        if (offset < 0 || offset + Integer.toUnsignedLong(mod) - 1 > 0xffffffffL) {
+            throw new Unsupported("numgen offset " + offset);
+        }
         t.expect("map");
         String name = setRef(t.next());
         SetSchema m = sets.apply(name);
         if (m == null || !m.interval() || m.data().size() != 2) {
             throw new Unsupported("dnat map @" + name + " is not an endpoint dispatch map we declared");
         }
-        out.add(new NfExpr.Numgen(REG1, mod, NfExpr.Numgen.RANDOM, 0));
+        out.add(new NfExpr.Numgen(REG1, mod, NfExpr.Numgen.RANDOM, (int) offset));
         // An interval map compares keys as big-endian bytes; numgen writes host order.
         out.add(new NfExpr.Byteorder(REG1, REG1, NfExpr.Byteorder.HTON, 4, 4));
         out.add(new NfExpr.Lookup(name, 0, REG1, REG1, false));
