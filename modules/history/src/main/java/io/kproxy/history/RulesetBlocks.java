@@ -26,12 +26,17 @@ import java.util.regex.Pattern;
  *       keeps its section ({@code IPv4 nat}), since the same rule text can sit in two tables.</li>
  * </ul>
  *
+ * The nftables generation marker ({@code add set … kproxy-ruleset-<hash>}, docs/backends/nftables.md,
+ * "Restart") is a {@link Kind#MARKER}, not a rule: it names the hash of the other lines, so it
+ * changes whenever any of them does, and a diff that counted it would show a node-wide change
+ * caused by whichever record came first.
+ *
  * Pure; the output follows the input's line order.
  */
 final class RulesetBlocks {
 
-    /** What a line is: a rule (or table, chain, set declaration), a comment, or blank. */
-    enum Kind { RULE, COMMENT, BLANK }
+    /** What a line is: a rule (or table, chain, set declaration), the generation marker, a comment, or blank. */
+    enum Kind { RULE, MARKER, COMMENT, BLANK }
 
     /**
      * One line of a ruleset.
@@ -47,6 +52,7 @@ final class RulesetBlocks {
     private static final Pattern NFT_OBJECT = Pattern.compile("(?:service|external|endpoint|firewall|affinity)-[A-Z0-9]{8}-(" + LABEL + ")/("
             + LABEL + ")/");
     private static final Pattern NFT_COMMENT = Pattern.compile("comment \"([^\"]*)\"");
+    private static final String NFT_MARKER_PREFIX = "kproxy-ruleset-";
     private static final Pattern NFT_TABLE = Pattern.compile("^add table (\\S+) ");
     private static final Pattern IPT_COMMENT = Pattern.compile("--comment (?:\"([^\"]*)\"|(\\S+))");
     private static final Pattern IPT_CHAIN = Pattern.compile("KUBE-(SVC|SVL|EXT|FW|SEP)-([A-Z0-9]+)");
@@ -80,6 +86,10 @@ final class RulesetBlocks {
                 int space = body.indexOf(' ');
                 block = service(space < 0 ? body : body.substring(0, space));
                 out.add(new Line(Kind.COMMENT, family, block, l));
+                continue;
+            }
+            if (l.startsWith("add set ") && l.contains(" " + NFT_MARKER_PREFIX)) {
+                out.add(new Line(Kind.MARKER, family, Optional.empty(), l));
                 continue;
             }
             Matcher table = NFT_TABLE.matcher(l);

@@ -61,9 +61,10 @@ final class NftBackend implements Backend {
     }
 
     /**
-     * Takes over the tables the kernel holds ({@link NftDiff#adopt}) when they exist and the
-     * kernel has not refused the previous takeover; otherwise, or without a reader, the tables are
-     * deleted and recreated.
+     * Keeps the tables as they are when they carry {@code desired}'s generation marker and
+     * exactly its objects ({@link NftDiff#holds}); otherwise takes over the tables the kernel
+     * holds ({@link NftDiff#adopt}) when they exist and the kernel has not refused the previous
+     * takeover; otherwise, or without a reader, the tables are deleted and recreated.
      */
     @Override
     public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
@@ -76,7 +77,15 @@ final class NftBackend implements Backend {
         if (!v4.exists() && !v6.exists()) {
             return diff(Optional.empty(), desired, options);
         }
-        Transaction tx = NftDiff.adopt(v4, v6, nft(desired), options.now());
+        NftPlan want = nft(desired);
+        if (NftDiff.holds(v4, want.v4(), want.marker()) && NftDiff.holds(v6, want.v6(), want.marker())) {
+            // A restart whose journal's state is the one the previous process programmed last:
+            // nothing to write (docs/backends/nftables.md, "Restart").
+            LOG.info("nftables take-over decision=keep-tables reason=generation-marker-matches ipv4_chains={} ipv6_chains={} ruleset={}",
+                    v4.chains().size(), v6.chains().size(), want.rulesetHash());
+            return NftDiff.kept(want);
+        }
+        Transaction tx = NftDiff.adopt(v4, v6, want, options.now());
         LOG.info("nftables take-over ipv4_chains={} ipv6_chains={} operations={}", v4.chains().size(), v6.chains().size(), tx.operations());
         adoption = tx;
         return tx;

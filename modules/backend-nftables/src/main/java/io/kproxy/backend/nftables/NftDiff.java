@@ -66,17 +66,64 @@ final class NftDiff {
     private static Transaction recreate(NftPlan desired) {
         Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
         for (FamilyPlan p : List.of(desired.v4(), desired.v6())) {
-            recreateFamily(out, p);
+            recreateFamily(out, p, desired.marker());
         }
         NftPlan result = desired.withStale(PersistentMap.empty());
         return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), result);
     }
 
-    private static void recreateFamily(Commands out, FamilyPlan p) {
+    private static void recreateFamily(Commands out, FamilyPlan p, String marker) {
         // "add" first so that "delete" cannot fail on a missing table.
         out.add("add table " + p.family().table());
         out.add("delete table " + p.family().table());
-        NftPlan.write(out, p, false);
+        NftPlan.write(out, p, false, marker);
+    }
+
+    /**
+     * Whether the kernel's table ({@code kernel}, as {@link KernelTable} read it) holds exactly
+     * {@code desired}'s family, as far as names tell: its generation marker is {@code desired}'s
+     * ({@link NftPlan#MARKER_PREFIX}), and it holds the chains, sets and maps {@code desired}
+     * declares and no other (no stale chain or map left to delete, no object someone removed).
+     * The marker is written in the same atomic commit as the rules it names, so a table that
+     * carries it was left by a transaction that programmed that ruleset; what the names cannot
+     * show (a rule edited by hand inside a chain) is repaired by the hourly forced full sync, as
+     * between any two syncs. Pure.
+     */
+    static boolean holds(NfTableObjects kernel, FamilyPlan desired, String marker) {
+        if (!kernel.exists() || !kernel.sets().contains(marker)) {
+            return false;
+        }
+        String t = desired.family().table();
+        Set<String> chains = declared(desired.base(), "chain", t);
+        chains.addAll(desired.chains().keySet());
+        Set<String> sets = declared(desired.base(), "set", t);
+        sets.addAll(desired.affinitySets().keySet());
+        sets.add(marker);
+        Set<String> maps = declared(desired.base(), "map", t);
+        maps.addAll(desired.maps().keySet());
+        maps.addAll(desired.endpointMaps().keySet());
+        return kernel.chains().keySet().equals(chains) && kernel.sets().equals(sets) && kernel.maps().equals(maps);
+    }
+
+    /**
+     * A transaction that writes nothing and whose result is {@code desired}: the kernel already
+     * holds it ({@link #holds}). Full, so that the hourly forced full sync counts from it.
+     */
+    static Transaction kept(NftPlan desired) {
+        return new Transaction(NftablesProvider.MODE, SyncKind.FULL, 0, "", desired.withStale(PersistentMap.empty()));
+    }
+
+    /** Moves the generation marker from {@code last}'s to {@code desired}'s, in both tables, when the ruleset changed. */
+    private static void moveMarker(Commands out, NftPlan last, NftPlan desired) {
+        String was = last.marker();
+        String now = desired.marker();
+        if (was.equals(now)) {
+            return;
+        }
+        for (FamilyPlan p : List.of(desired.v4(), desired.v6())) {
+            out.add("delete set " + p.family().table() + " " + was);
+            out.add(NftPlan.markerDeclaration(p.family(), now));
+        }
     }
 
     /**
@@ -94,15 +141,15 @@ final class NftDiff {
     static Transaction adopt(NfTableObjects v4, NfTableObjects v6, NftPlan desired, Instant now) {
         Commands out = new Commands(Commands.fullSize(desired.v4(), desired.v6()));
         PersistentMap<String, Stale> stale = PersistentMap.empty();
-        stale = adoptFamily(out, v4, desired.v4(), stale, now);
-        stale = adoptFamily(out, v6, desired.v6(), stale, now);
+        stale = adoptFamily(out, v4, desired.v4(), stale, now, desired.marker());
+        stale = adoptFamily(out, v6, desired.v6(), stale, now, desired.marker());
         return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), desired.withStale(stale));
     }
 
     private static PersistentMap<String, Stale> adoptFamily(Commands out, NfTableObjects kernel, FamilyPlan desired,
-            PersistentMap<String, Stale> stale, Instant now) {
+            PersistentMap<String, Stale> stale, Instant now, String marker) {
         if (!kernel.exists()) {
-            recreateFamily(out, desired);
+            recreateFamily(out, desired, marker);
             return stale;
         }
         String t = desired.family().table();
@@ -117,10 +164,11 @@ final class NftDiff {
             }
         });
         for (String s : kernel.sets()) {
-            if (!baseSets.contains(s) && !desired.affinitySets().containsKey(s)) {
-                out.add("delete set " + t + " " + s);
+            if (!baseSets.contains(s) && !desired.affinitySets().containsKey(s) && !s.equals(marker)) {
+                out.add("delete set " + t + " " + s);   // an older generation's marker too
             }
         }
+        out.add(NftPlan.markerDeclaration(desired.family(), marker));
         var next = stale;
         for (String m : kernel.maps()) {
             if (!baseMaps.contains(m) && !desired.wantsMap(m)) {
@@ -172,6 +220,7 @@ final class NftDiff {
         var stale = deleteDueStale(out, last.stale(), desired, now);
         stale = rewriteFamily(out, last.v4(), desired.v4(), stale, last.stale(), now);
         stale = rewriteFamily(out, last.v6(), desired.v6(), stale, last.stale(), now);
+        moveMarker(out, last, desired);
         return new Transaction(NftablesProvider.MODE, SyncKind.FULL, out.operations(), out.text(), desired.withStale(stale));
     }
 
@@ -238,6 +287,9 @@ final class NftDiff {
         var stale = deleteDueStale(out, last.stale(), desired, now);
         stale = partialFamily(out, last.v4(), desired.v4(), v4Base, stale, last.stale(), now);
         stale = partialFamily(out, last.v6(), desired.v6(), v6Base, stale, last.stale(), now);
+        if (out.operations() > 0) {
+            moveMarker(out, last, desired);
+        }
         return new Transaction(NftablesProvider.MODE, SyncKind.PARTIAL, out.operations(), out.text(), desired.withStale(stale));
     }
 

@@ -21,6 +21,15 @@ final class NftPlan extends MemoizedPlan {
     static final Duration STALE_GRACE = Duration.ofSeconds(1);
 
     /**
+     * The generation marker: every transaction leaves in each table one empty set named after the
+     * ruleset hash of the plan it programs ({@code kproxy-ruleset-<hash>}), in the same atomic
+     * commit, so that a restarted proxy can tell from the names the kernel lists that the tables
+     * hold exactly the plan it rendered, and program nothing (docs/backends/nftables.md,
+     * "Restart"). The hash is {@link #rulesetHash()}, which does not cover the marker itself.
+     */
+    static final String MARKER_PREFIX = "kproxy-ruleset-";
+
+    /**
      * A flushed object waiting for deletion. {@code kind} is {@code chain} or {@code map} (a
      * per-service verdict map, or a shared endpoint map that holds no slot any more).
      */
@@ -68,9 +77,9 @@ final class NftPlan extends MemoizedPlan {
     @Override
     protected String computeRulesetText() {
         Commands out = new Commands(Commands.fullSize(v4, v6));
-        write(out, v4, true);
+        write(out, v4, true, marker());
         out.blank();
-        write(out, v6, true);
+        write(out, v6, true, marker());
         return out.text();
     }
 
@@ -83,8 +92,31 @@ final class NftPlan extends MemoizedPlan {
     public String loadableText(IpFamily family) {
         FamilyPlan plan = family == IpFamily.IPV4 ? v4 : v6;
         Commands out = new Commands();
-        write(out, plan, true);
+        write(out, plan, true, marker());
         return out.text();
+    }
+
+    /** The name of this plan's generation marker set ({@link #MARKER_PREFIX}). */
+    String marker() {
+        return MARKER_PREFIX + rulesetHash();
+    }
+
+    /** The declaration of the generation marker set {@code marker} in {@code family}'s table. */
+    static String markerDeclaration(NftFamily family, String marker) {
+        return "add set " + family.table() + " " + marker + " { type " + family.addrType()
+                + " ; comment \"generation marker: the ruleset this table holds\" ; }";
+    }
+
+    /**
+     * Writes one family's whole table as {@code add} commands, optionally with a comment per
+     * service port, and its generation marker last.
+     */
+    static void write(Commands out, FamilyPlan plan, boolean comments, String marker) {
+        write(out, plan, comments);
+        if (comments) {
+            out.blank();
+        }
+        out.add(markerDeclaration(plan.family(), marker));
     }
 
     /**

@@ -18,6 +18,7 @@ import io.kproxy.netlink.NftExecutor;
 import io.kproxy.netlink.NftExecutors;
 import io.kproxy.state.NodeState;
 import io.kproxy.state.ServicePortState;
+import io.kproxy.testkit.NftListing;
 import io.kproxy.testkit.netns.Addr;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
@@ -82,6 +83,8 @@ class NftTakeOverIT {
     @Test
     void restartsUnderTrafficLoseNoConnectionAndKeepTheRules() throws Exception {
         NodeState state = NftStates.state(PacketWorld.services());
+        NodeState fewer = NftStates.state(PacketWorld.services().stream()
+                .filter(p -> !p.name().service().name().equals("affinity")).toList());
         programFromScratch(node.backend(), state);
         String before = table();
         Addr a = new Addr(IpFamily.IPV4);
@@ -102,7 +105,10 @@ class NftTakeOverIT {
         try {
             for (int i = 0; i < 60; i++) {
                 try (Backend b = restarted()) {
-                    Transaction tx = b.diffFromKernel(b.render(state), SyncOptions.at(Instant.now()));
+                    // Every other restart finds a Service gone, so that each one takes over
+                    // (the same state again would write nothing: see the next test).
+                    NodeState s = i % 2 == 0 ? fewer : state;
+                    Transaction tx = b.diffFromKernel(b.render(s), SyncOptions.at(Instant.now()));
                     assertThat(tx.text()).doesNotContain("delete table").contains("flush table ip kube-proxy");
                     b.apply(tx);
                 }
@@ -114,7 +120,55 @@ class NftTakeOverIT {
         }
         assertThat(ok.get()).isGreaterThan(100);
         assertThat(failures).as("connections that failed across 60 restarts (%d succeeded)", ok.get()).isEmpty();
-        assertThat(table()).isEqualTo(before);
+        // The same objects; the order nft lists them in follows the takeovers' re-declarations.
+        assertThat(NftListing.canonical(table())).isEqualTo(NftListing.canonical(before));
+    }
+
+    /**
+     * A restart whose state is the one the previous process programmed last finds its generation
+     * marker and exactly its objects, and writes nothing (docs/backends/nftables.md, "Restart");
+     * a marker of another ruleset, or an object someone removed, makes it take over.
+     */
+    @Test
+    void aRestartFindingItsOwnGenerationWritesNothingAndOtherwiseTakesOver() throws Exception {
+        NodeState state = NftStates.state(PacketWorld.services());
+        Plan programmed = programFromScratch(node.backend(), state);
+        String before = table();
+        assertThat(before).contains("set " + NftPlan.MARKER_PREFIX + programmed.rulesetHash());
+        try (Backend b = restarted()) {
+            Transaction tx = b.diffFromKernel(b.render(state), SyncOptions.at(Instant.now()));
+            assertThat(tx.isEmpty()).as(tx.text()).isTrue();
+            assertThat(tx.isFull()).as("counts as the full sync").isTrue();
+            assertThat(tx.result().rulesetHash()).isEqualTo(programmed.rulesetHash());
+            // The kept plan is the last applied one: a change from it is a partial transaction.
+            NodeState fewer = NftStates.state(PacketWorld.services().stream()
+                    .filter(p -> !p.name().service().name().equals("web")).toList());
+            Transaction next = b.diff(Optional.of(tx.result()), b.render(fewer), SyncOptions.at(Instant.now()));
+            assertThat(next.isFull()).isFalse();
+            b.apply(next);
+            try (Backend again = restarted()) {
+                Transaction other = again.diffFromKernel(again.render(state), SyncOptions.at(Instant.now()));
+                assertThat(other.text()).as("another generation's marker").contains("flush table ip kube-proxy");
+                again.apply(other);
+            }
+        }
+        // Someone adds a chain to the table: the names no longer match.
+        assertThat(nft.run("add chain ip kube-proxy intruder\n", false).ok()).isTrue();
+        try (Backend b = restarted()) {
+            Transaction repair = b.diffFromKernel(b.render(state), SyncOptions.at(Instant.now()));
+            assertThat(repair.isEmpty()).isFalse();
+            b.apply(repair);
+            Transaction twice = b.diff(Optional.of(repair.result()), b.render(state), SyncOptions.at(Instant.now().plusSeconds(2)));
+            b.apply(twice);   // the stale chains and maps of the takeovers, and the intruder
+        }
+        assertThat(table()).doesNotContain("intruder");
+        try (Backend b = restarted()) {
+            assertThat(b.diffFromKernel(b.render(state), SyncOptions.at(Instant.now())).isEmpty()).isTrue();
+        }
+        String after = NftListing.canonical(table());
+        node.backend().cleanup();
+        programFromScratch(node.backend(), state);
+        assertThat(after).isEqualTo(NftListing.canonical(table())).isEqualTo(NftListing.canonical(before));
     }
 
     @Test
