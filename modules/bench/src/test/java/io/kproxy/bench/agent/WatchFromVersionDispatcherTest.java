@@ -109,19 +109,6 @@ class WatchFromVersionDispatcherTest {
     }
 
     @Test
-    void whileCreatingNewObjectsCreatesStillRefuseANameTheStoreHolds() {
-        var services = client.services().inNamespace("a");
-        dispatcher.creatingNewObjects(true);
-        services.resource(service("one", "10.96.0.1")).create();
-        services.resource(service("two", "10.96.0.2")).create();
-        assertThat(dispatcher.findResource(dispatcher.getKey("/api/v1/namespaces/a/services/one")).getValue()).contains("10.96.0.1");
-        assertThatThrownBy(() -> services.resource(service("one", "10.96.0.3")).create()).isInstanceOf(KubernetesClientException.class)
-                .extracting(e -> ((KubernetesClientException) e).getCode()).isEqualTo(409);
-        dispatcher.creatingNewObjects(false);
-        assertThat(services.list().getItems()).extracting(s -> s.getSpec().getClusterIP()).containsExactlyInAnyOrder("10.96.0.1", "10.96.0.2");
-    }
-
-    @Test
     void readsTheVersionFromTheQuery() {
         assertThat(WatchFromVersionDispatcher.fromVersion("/api/v1/services?allowWatchBookmarks=true&resourceVersion=42&watch=true"))
                 .isTrue();
