@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.lang.reflect.Field;
@@ -97,7 +98,7 @@ final class PagedListDispatcher extends WatchFromVersionDispatcher {
         meta.setResourceVersion(Long.toString(version));
         meta.setGeneration(1L);
         String json = Serialization.asJson(object);
-        AttributeSet key = ((KubernetesAttributesExtractor) attributeExtractor).extract(object);
+        AttributeSet key = keyOf(object);
         Lock write = lock.writeLock();
         write.lock();
         try {
@@ -175,6 +176,41 @@ final class PagedListDispatcher extends WatchFromVersionDispatcher {
         }
         return new MockResponse().setResponseCode(200).setBody(pages.first(items, version, limit).body());
     }
+
+    /**
+     * The key the mock's extractor gives a typed object ({@code KubernetesAttributesExtractor.extract}:
+     * API group and version, name and namespace twice each, one attribute per label, the plural),
+     * built in one step: the extractor copies its attribute map once per attribute and derives the
+     * plural from the kind with regular expressions every time, half the load's cost at 100,000
+     * Services. {@code PagedListDispatcherTest} holds the two equal.
+     */
+    static AttributeSet keyOf(HasMetadata object) {
+        List<Attribute> attributes = new ArrayList<>();
+        String apiVersion = object.getApiVersion();
+        if (apiVersion != null && !apiVersion.isEmpty()) {
+            int slash = apiVersion.indexOf('/');
+            if (slash >= 0) {
+                attributes.add(new Attribute(KubernetesAttributesExtractor.API, apiVersion.substring(0, slash)));
+            }
+            attributes.add(new Attribute(KubernetesAttributesExtractor.VERSION, apiVersion.substring(slash + 1)));
+        }
+        var meta = object.getMetadata();
+        if (meta.getName() != null && !meta.getName().isEmpty()) {
+            attributes.add(new Attribute(KubernetesAttributesExtractor.NAME, meta.getName()));
+            attributes.add(new Attribute(KubernetesAttributesExtractor.METADATA_NAME, meta.getName()));
+        }
+        if (meta.getNamespace() != null && !meta.getNamespace().isEmpty()) {
+            attributes.add(new Attribute(KubernetesAttributesExtractor.NAMESPACE, meta.getNamespace()));
+            attributes.add(new Attribute(KubernetesAttributesExtractor.METADATA_NAMESPACE, meta.getNamespace()));
+        }
+        if (meta.getLabels() != null) {
+            meta.getLabels().forEach((k, v) -> attributes.add(new Attribute("labels:" + k, v)));
+        }
+        attributes.add(new Attribute(KubernetesAttributesExtractor.PLURAL, PLURALS.computeIfAbsent(object.getClass(), HasMetadata::getPlural)));
+        return new AttributeSet(attributes);
+    }
+
+    private static final Map<Class<?>, String> PLURALS = new ConcurrentHashMap<>();
 
     /** How many paged lists wait for their next page. */
     int openLists() {

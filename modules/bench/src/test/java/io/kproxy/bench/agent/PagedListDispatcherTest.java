@@ -10,21 +10,14 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceList;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
-import java.net.InetAddress;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -36,26 +29,20 @@ class PagedListDispatcherTest {
 
     private static final String AGENT_SELECTOR = "!service.kubernetes.io/service-proxy-name,!service.kubernetes.io/headless";
 
-    private KubernetesMockServer server;
+    private MockApi api;
     private KubernetesClient client;
     private PagedListDispatcher dispatcher;
 
     @BeforeEach
     void start() {
-        MockWebServer web = new MockWebServer();
-        server = new KubernetesMockServer(web, new HashMap<>(), false);
         dispatcher = new PagedListDispatcher();
-        web.setDispatcher(dispatcher);
-        server.start(InetAddress.getLoopbackAddress(), 0);
-        Config config = Config.empty();
-        config.setMasterUrl("http://127.0.0.1:" + server.getPort());
-        client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+        api = new MockApi(dispatcher);
+        client = api.client;
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        server.shutdown();
+        api.close();
     }
 
     @Test
@@ -162,6 +149,15 @@ class PagedListDispatcherTest {
             assertThatThrownBy(() -> dispatcher.store(SyntheticObjects.service(2))).isInstanceOf(IllegalStateException.class);
         } finally {
             watch.close();
+        }
+    }
+
+    @Test
+    void theStoresKeyIsTheMocksExtractorsKey() {
+        var extractor = new io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor();
+        for (HasMetadata object : List.of(SyntheticObjects.service(5), SyntheticObjects.slice(5, 2, "t"), SyntheticObjects.node(),
+                new EndpointSliceBuilder(SyntheticObjects.slice(6, 0, "t")).editMetadata().addToLabels("a", "b").endMetadata().build())) {
+            assertThat(PagedListDispatcher.keyOf(object)).as(object.getKind()).isEqualTo(extractor.extract(object));
         }
     }
 
