@@ -84,8 +84,10 @@ final class PagedListDispatcher extends WatchFromVersionDispatcher {
 
     /**
      * Stores {@code object} as the mock's create would (its metadata is set here) and returns the
-     * resourceVersion it got. For loading before anyone watches: it sends no watch event, so it
-     * refuses while a watch is open, and it does not check that the name is new.
+     * resourceVersion it got. For loading before anyone lists or watches: it sends no watch event,
+     * so it refuses while a watch is open; it does not check that the name is new; and it takes
+     * the version before the lock, so a list during a load may name a version whose object is not
+     * in it yet.
      */
     String store(HasMetadata object) {
         if (watching()) {

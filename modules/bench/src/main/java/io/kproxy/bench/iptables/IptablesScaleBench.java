@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>a forced full resync over the loaded tables (the hourly one).</li>
  * </ol>
  * Usage: {@code java -cp <bench classpath> io.kproxy.bench.iptables.IptablesScaleBench [services=10000] [changes=5]
- * [variants=nft,legacy] [limit per variant, e.g. 20m or 90s; 0 = none]}. With a limit, a variant still
+ * [variants=nft,legacy] [limit per variant, e.g. 20m or 90s, 0 = none; or one per variant: 22m,10m]}. With a limit, a variant still
  * running when it passes is stopped (its restore processes ended, the namespace deleted) and
  * reported with how far it got: how many of the Services' {@code KUBE-SVC-} chains its
  * namespace held, sampled every minute while it runs. Without one, each tool run waits up to
@@ -57,9 +57,14 @@ public final class IptablesScaleBench {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int changes = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         List<String> variants = List.of((args.length > 2 ? args[2] : "nft,legacy").split(","));
-        Duration limit = args.length > 3 ? limit(args[3]) : NO_LIMIT;
-        if (!List.of("nft", "legacy").containsAll(variants) || changes < 1 || n < 1) {
-            throw new IllegalArgumentException("usage: IptablesScaleBench [services] [changes >= 1] [nft,legacy] [limit per variant: 20m, 90s]");
+        List<Duration> limits = new ArrayList<>();
+        for (String l : (args.length > 3 ? args[3] : "0").split(",")) {
+            limits.add(limit(l));
+        }
+        if (!List.of("nft", "legacy").containsAll(variants) || changes < 1 || n < 1
+                || limits.size() != 1 && limits.size() != variants.size()) {
+            throw new IllegalArgumentException(
+                    "usage: IptablesScaleBench [services] [changes >= 1] [nft,legacy] [limit per variant: 20m, 90s, or 22m,10m]");
         }
         BackendProvider provider = BackendProvider.forMode("iptables").orElseThrow();
         PersistentMap<ServicePortName, ServicePortState> services = BenchStates.services(n);
@@ -86,6 +91,7 @@ public final class IptablesScaleBench {
         System.out.printf("pure render+diff one endpoint change (%d ops): median %.2f ms%n", partialOps, median(pureTimes) / 1e6);
 
         for (String variant : variants) {
+            Duration limit = limits.get(limits.size() == 1 ? 0 : variants.indexOf(variant));
             String ns = "kp-bench-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
             run(List.of("ip", "netns", "add", ns), null);
             try {
