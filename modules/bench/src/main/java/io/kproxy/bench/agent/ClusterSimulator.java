@@ -195,8 +195,8 @@ public final class ClusterSimulator {
                     }
                     bytes += r.body().length;
                     int tail = Math.max(0, r.body().length - 400);
-                    next = continueToken(new String(r.body(), tail, r.body().length - tail, StandardCharsets.UTF_8)).map(t -> path + "&continue=" + URLEncoder.encode(t, StandardCharsets.UTF_8))
-                            .orElse(null);
+                    next = continueToken(new String(r.body(), tail, r.body().length - tail, StandardCharsets.UTF_8))
+                            .map(t -> path + "&continue=" + URLEncoder.encode(t, StandardCharsets.UTF_8)).orElse(null);
                 }
             }
             System.out.printf("warm-up round %d: the three lists in %d ms, CPU %.2f s (%d pages, %.1f MB)%n", round + 1,

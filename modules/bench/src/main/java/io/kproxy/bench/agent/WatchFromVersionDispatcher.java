@@ -135,8 +135,9 @@ class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
 
     /**
      * After each write, under the mock's write lock: {@code old} is the key the write replaced or
-     * deleted (null for a create), {@code key} the key {@code json} is now stored under (both
-     * null for a delete). Indexes the object by name; a key the store does not hold is not indexed.
+     * deleted (null for a create), {@code key} the key {@code json} is now stored under
+     * ({@code key} and {@code json} are null for a delete). Indexes the object by name; a key the
+     * store does not hold is not indexed.
      */
     void stored(AttributeSet old, AttributeSet key, String json) {
         List<String> name = key == null ? null : objectName(key);
