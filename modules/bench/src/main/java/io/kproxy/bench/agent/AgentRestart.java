@@ -1,6 +1,5 @@
 package io.kproxy.bench.agent;
 
-import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,14 +23,15 @@ final class AgentRestart {
     private AgentRestart() {
     }
 
-    static void measure(Process agent, Path log, Instant launched, Path journal, PrintWriter simIn, BufferedReader simOut) throws Exception {
-        AgentScaleBench.awaitLog(log, "decision=synced", Duration.ofMinutes(30), agent);
+    static void measure(Process agent, Path log, Instant launched, Path journal, PrintWriter simIn, SimulatorOutput simOut,
+            RunLimits limits) throws Exception {
+        AgentScaleBench.awaitLog(log, "decision=synced", limits.firstSync(), agent);
         if (Files.readString(log).contains(AgentScaleBench.COMPACT_BEFORE)) {
-            AgentScaleBench.awaitLog(log, AgentScaleBench.COMPACT_AFTER, Duration.ofSeconds(30), agent);
+            AgentScaleBench.awaitLog(log, AgentScaleBench.COMPACT_AFTER, limits.compaction(), agent);
         }
         Instant changesFrom = Instant.now();
         simIn.println("GO");
-        AgentScaleBench.expect(simOut, "DONE");
+        simOut.await("DONE", limits.changes());
         Thread.sleep(3_000); // the last changes' syncs
         agent.destroy();
         agent.waitFor(60, TimeUnit.SECONDS);

@@ -2,9 +2,7 @@ package io.kproxy.bench.agent;
 
 import io.kproxy.backend.MemoryKernelPort;
 import io.kproxy.backend.spi.BackendProvider;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,7 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  * Usage (from the repository root, after building app and bench):
  * {@code java -cp <bench classpath> io.kproxy.bench.agent.AgentScaleBench [sizes=1000,10000] [changes=200] [rate=20]}.
- * {@code KPROXY_JAVA_OPTS} is passed to the agent (default {@code -Xmx320m}); with
+ * {@code KPROXY_JAVA_OPTS} is passed to the agent (default: an {@code -Xmx} for the size, 320 MB
+ * up to 10,000 Services; the heaps and time limits of a run grow with its size: {@link RunLimits});
+ * a floor that outlives the first sync's limit is reported as not done, the run's other numbers
+ * kept; with
  * {@code KPROXY_BENCH_HISTOGRAM} set, the agent's live-heap histogram is printed after the first
  * sync and after the changes (each costs the agent a full GC); with {@code KPROXY_BENCH_LATENCIES}
  * set, every change's latency in the order made; with {@code -XX:NativeMemoryTracking=summary} in
@@ -65,14 +67,18 @@ public final class AgentScaleBench {
         }
         int changes = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int rate = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        String javaOpts = System.getenv().getOrDefault("KPROXY_JAVA_OPTS", "-Xmx320m");
-        System.out.printf("agent JVM options: %s; changes=%d at %d/s; minSyncPeriod 0%n", javaOpts, changes, rate);
+        String configuredOpts = System.getenv("KPROXY_JAVA_OPTS");
+        System.out.printf("changes=%d at %d/s; minSyncPeriod 0%n", changes, rate);
         for (int n : sizes) {
-            runOne(n, changes, rate, javaOpts);
+            RunLimits limits = RunLimits.forSize(n, changes, rate);
+            String javaOpts = limits.agentJavaOpts(configuredOpts);
+            System.out.printf("%n%,d Services: agent JVM options %s; simulator -Xmx%dm; limits: simulator ready %s, first sync and floor %s%n",
+                    n, javaOpts, limits.simulatorHeapMb(), limits.simulatorReady(), limits.firstSync());
+            runOne(n, changes, rate, javaOpts, limits);
         }
     }
 
-    private static void runOne(int n, int changes, int rate, String javaOpts) throws Exception {
+    private static void runOne(int n, int changes, int rate, String javaOpts, RunLimits limits) throws Exception {
         String ns = "kp-agentb-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
         Path journal = Files.createTempDirectory("kproxy-bench-journal-");
         Path admin = Files.createTempDirectory("kproxy-bench-admin-"); // not the node's /run/kproxy/admin.sock
@@ -83,13 +89,14 @@ public final class AgentScaleBench {
         try {
             run(List.of("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up"), null);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            sim = new ProcessBuilder("ip", "netns", "exec", ns, java, "-Xmx1g", "--sun-misc-unsafe-memory-access=allow", "-cp",
+            sim = new ProcessBuilder("ip", "netns", "exec", ns, java, "-Xmx" + limits.simulatorHeapMb() + "m",
+                    "--sun-misc-unsafe-memory-access=allow", "-cp",
                     System.getProperty("java.class.path"), ClusterSimulator.class.getName(), Integer.toString(n), Integer.toString(API_PORT),
                     Integer.toString(changes), Integer.toString(rate)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            BufferedReader simOut = new BufferedReader(new InputStreamReader(sim.getInputStream(), StandardCharsets.UTF_8));
+            SimulatorOutput simOut = new SimulatorOutput(sim.getInputStream());
             PrintWriter simIn = new PrintWriter(sim.getOutputStream(), true, StandardCharsets.UTF_8);
             long loadStart = System.nanoTime();
-            expect(simOut, "READY");
+            simOut.await("READY", limits.simulatorReady());
             System.out.printf("%n== %,d services x 5 endpoints (API server loaded in %.1f s)%n", n, (System.nanoTime() - loadStart) / 1e9);
 
             Instant launched = Instant.now();
@@ -99,12 +106,12 @@ public final class AgentScaleBench {
             long launchedNanos = System.nanoTime();
             Process a = agent;
             Thread sampler = Thread.ofPlatform().daemon().start(() -> sampleRss(a.pid(), peakRss, peakRssAt, a));
-            awaitLog(agentLog, "decision=synced", Duration.ofMinutes(60), agent); // 30,000 Services take minutes in the kernel
+            awaitLog(agentLog, "decision=synced", limits.firstSync(), agent); // 30,000 Services took minutes in the kernel
             if (Files.readString(agentLog).contains(COMPACT_BEFORE)) {
                 // The changes start once the agent's start-up is over: after a large first sync the
                 // engine collects the heap at once (SyncCycle.compactAroundLargeRewrite, 0.2-0.3 s at
                 // 10,000 Services), a pause changes made at that instant would wait for.
-                awaitLog(agentLog, COMPACT_AFTER, Duration.ofSeconds(30), agent);
+                awaitLog(agentLog, COMPACT_AFTER, limits.compaction(), agent);
             }
             long firstSyncSeen = System.nanoTime();
             long rssAfterStart = rss(agent.pid());
@@ -122,7 +129,7 @@ public final class AgentScaleBench {
 
             Instant changesFrom = Instant.now();
             simIn.println("GO");
-            expect(simOut, "DONE");
+            simOut.await("DONE", limits.changes());
             Thread.sleep(3_000); // the last changes' syncs
             long rssAfterChanges = rss(agent.pid());
             if (histogram) {
@@ -144,9 +151,14 @@ public final class AgentScaleBench {
             Collections.sort(ms);
             String ruleset = BackendProvider.forMode("nftables").orElseThrow().create(new MemoryKernelPort(), new MemoryKernelPort())
                     .render(j.stateAtFirstSync().node()).rulesetText();
-            double floor = nftFloor(ruleset);
-            System.out.printf("cold start to programmed: %.2f s; kernel floor (nft -f of the same %,d-line ruleset, fresh netns): %.2f s;"
-                    + " difference %.2f s%n", coldStart, ruleset.lines().count(), floor, coldStart - floor);
+            OptionalDouble floor = nftFloor(ruleset, limits.firstSync());
+            if (floor.isPresent()) {
+                System.out.printf("cold start to programmed: %.2f s; kernel floor (nft -f of the same %,d-line ruleset, fresh netns): %.2f s;"
+                        + " difference %.2f s%n", coldStart, ruleset.lines().count(), floor.getAsDouble(), coldStart - floor.getAsDouble());
+            } else {
+                System.out.printf("cold start to programmed: %.2f s; kernel floor (nft -f of the same %,d-line ruleset, fresh netns):"
+                        + " not done within %s%n", coldStart, ruleset.lines().count(), limits.firstSync());
+            }
             System.out.printf("network programming latency over %d changes (%d syncs in all): p50 %d ms, p99 %d ms, max %d ms%n",
                     ms.size(), j.syncs(), pct(ms, 0.50), pct(ms, 0.99), ms.isEmpty() ? -1 : ms.getLast());
             List<Long> share = new ArrayList<>(j.agentShares().stream().map(Duration::toMillis).toList());
@@ -163,7 +175,7 @@ public final class AgentScaleBench {
                 Path restartLog = Files.createTempFile("kproxy-bench-agent-", ".log");
                 Instant relaunched = Instant.now();
                 agent = launch(ns, journal, admin, restartLog, javaOpts);
-                AgentRestart.measure(agent, restartLog, relaunched, journal, simIn, simOut);
+                AgentRestart.measure(agent, restartLog, relaunched, journal, simIn, simOut, limits);
             }
         } finally {
             if (agent != null && agent.isAlive()) {
@@ -196,19 +208,6 @@ public final class AgentScaleBench {
 
     static long pct(List<Long> sorted, double p) {
         return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
-    }
-
-    static void expect(BufferedReader in, String word) throws IOException {
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.equals(word)) {
-                return;
-            }
-            if (line.startsWith("warm-up")) {
-                System.out.println("  API server " + line);
-            }
-        }
-        throw new IllegalStateException("the simulator ended before " + word);
     }
 
     static final String COMPACT_BEFORE = "decision=compact-heap reason=\"before a large full sync\"";
@@ -324,22 +323,38 @@ public final class AgentScaleBench {
         return String.join("\n", top);
     }
 
-    private static double nftFloor(String ruleset) throws Exception {
+    /** Seconds {@code nft -f} took to load {@code ruleset} into a fresh namespace; empty when it did not end within {@code max}. */
+    private static OptionalDouble nftFloor(String ruleset, Duration max) throws Exception {
         String ns = "kp-floor-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
         run(List.of("ip", "netns", "add", ns), null);
         try {
             long s = System.nanoTime();
-            int rc = run(List.of("ip", "netns", "exec", ns, "nft", "-f", "-"), ruleset);
+            int rc = run(List.of("ip", "netns", "exec", ns, "nft", "-f", "-"), ruleset, max);
+            if (rc == TIMED_OUT) {
+                return OptionalDouble.empty();
+            }
             if (rc != 0) {
                 throw new IllegalStateException("nft -f refused the ruleset (exit " + rc + ")");
             }
-            return (System.nanoTime() - s) / 1e9;
+            return OptionalDouble.of((System.nanoTime() - s) / 1e9);
         } finally {
             run(List.of("ip", "netns", "del", ns), null);
         }
     }
 
+    /** {@link #run}'s answer for a command it ended because it outlived its limit. */
+    private static final int TIMED_OUT = -1;
+
     private static int run(List<String> cmd, String stdin) throws IOException, InterruptedException {
+        int rc = run(cmd, stdin, Duration.ofMinutes(2));
+        if (rc == TIMED_OUT) {
+            throw new IllegalStateException("timed out: " + cmd);
+        }
+        return rc;
+    }
+
+    /** Runs {@code cmd} with {@code stdin}; its exit code, or {@link #TIMED_OUT} (it is then killed) after {@code max}. */
+    private static int run(List<String> cmd, String stdin, Duration max) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
         CompletableFuture<Void> feed = CompletableFuture.runAsync(() -> {
             try (OutputStream in = p.getOutputStream()) {
@@ -350,9 +365,10 @@ public final class AgentScaleBench {
                 // the process ended early; its exit code tells
             }
         });
-        if (!p.waitFor(Duration.ofMinutes(15).toMillis(), TimeUnit.MILLISECONDS)) {
+        if (!p.waitFor(max.toMillis(), TimeUnit.MILLISECONDS)) {
             p.destroyForcibly();
-            throw new IllegalStateException("timed out: " + cmd);
+            p.waitFor(30, TimeUnit.SECONDS);
+            return TIMED_OUT;
         }
         feed.join();
         return p.exitValue();

@@ -1,6 +1,5 @@
 package io.kproxy.bench.agent;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
@@ -13,19 +12,14 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
-import io.fabric8.mockwebserver.http.Headers;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,20 +28,24 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The cluster side of {@link AgentScaleBench}, run as its own process inside the benchmark's
  * network namespace ({@code ip netns exec}), so that the agent reaches it on loopback: fabric8's
  * CRUD mock API server on 127.0.0.1:{@code port}, loaded with {@link SyntheticObjects}. It prints
- * {@code READY} once loaded and warm (the agent's three lists served through HTTP three times,
+ * how long the load took, then {@code READY} once loaded and warm (the agent's three lists served through HTTP three times,
  * each round's time printed as a {@code warm-up} line, and changes sent through the update and
  * watch paths on an object the agent does not watch); a watch from a list's version gets only
- * later changes, as from a real API server ({@link WatchFromVersionDispatcher}); on {@code GO} (standard input) it changes
+ * later changes, as from a real API server ({@link WatchFromVersionDispatcher}), and lists come in
+ * pages with continue tokens ({@link PagedListDispatcher}); on {@code GO} (standard input) it changes
  * one EndpointSlice at a time at {@code rate} per second, {@code changes} times, each stamped with
  * its {@code last-change-trigger-time}, and prints {@code DONE} (again on each later {@code GO}); it exits when
  * standard input closes.
@@ -73,7 +71,7 @@ public final class ClusterSimulator {
         int rate = Integer.parseInt(args[3]);
         MockWebServer web = new MockWebServer();
         KubernetesMockServer server = new KubernetesMockServer(web, new HashMap<>(), false);
-        WatchFromVersionDispatcher crud = new WatchFromVersionDispatcher();
+        PagedListDispatcher crud = new PagedListDispatcher();
         web.setDispatcher(crud);
         server.start(InetAddress.getLoopbackAddress(), port);
         Config config = Config.empty();
@@ -173,65 +171,83 @@ public final class ClusterSimulator {
     }
 
     /**
-     * Serves the agent's three lists (its own queries) three times through HTTP before the agent
-     * starts. The store is loaded without HTTP, so the mock's own JVM has not yet compiled its
-     * list path (the CRUD filter, Jackson writing 12 MB of objects); a real API server that has
-     * been answering lists has, and its watch cache answers them from memory. Without this the
-     * agent's cold start would include the mock's warm-up: at 10,000 Services the first round
-     * took 379-425 ms, a warm one 112-169 ms (2-vCPU VM).
+     * Serves the agent's three lists (its own queries, every page) three times through HTTP
+     * before the agent starts, and prints each round's time and pages. The store is loaded
+     * without HTTP, so the mock's own JVM has not yet compiled its list path; a real API server
+     * that has been answering lists has, and answers them from memory. Without this the agent's
+     * cold start would include the mock's warm-up: at 10,000 Services the first round took
+     * 379-425 ms, a warm one 112-169 ms (2-vCPU VM, the mock's unpaged lists).
      */
     private static void warm(int port) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (int round = 0; round < 3; round++) {
             long start = System.nanoTime();
+            double cpu = cpuSeconds();
+            int pages = 0;
+            long bytes = 0;
             for (String path : List.of("/api/v1/nodes?fieldSelector=metadata.name%3D" + SyntheticObjects.NODE + "&limit=500",
                     "/api/v1/services?" + AGENT_SELECTOR, "/apis/discovery.k8s.io/v1/endpointslices?" + AGENT_SELECTOR)) {
-                HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (r.statusCode() != 200) {
-                    throw new IllegalStateException("warm-up list " + path + " answered " + r.statusCode());
+                for (String next = path; next != null; pages++) {
+                    HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + next)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    if (r.statusCode() != 200) {
+                        throw new IllegalStateException("warm-up list " + next + " answered " + r.statusCode());
+                    }
+                    bytes += r.body().length;
+                    int tail = Math.max(0, r.body().length - 400);
+                    next = continueToken(new String(r.body(), tail, r.body().length - tail, StandardCharsets.UTF_8))
+                            .map(t -> path + "&continue=" + URLEncoder.encode(t, StandardCharsets.UTF_8)).orElse(null);
                 }
             }
-            System.out.printf("warm-up round %d: the three lists in %d ms%n", round + 1, (System.nanoTime() - start) / 1_000_000);
+            System.out.printf("warm-up round %d: the three lists in %d ms, CPU %.2f s (%d pages, %.1f MB)%n", round + 1,
+                    (System.nanoTime() - start) / 1_000_000, cpuSeconds() - cpu, pages, bytes / 1e6);
         }
     }
 
     /**
-     * Loads the objects straight into the CRUD store (no HTTP round trip per object) and returns
-     * each EndpointSlice's resourceVersion, for the changes' single PUTs ({@link #update}).
+     * This JVM's CPU time so far (every thread: the mock's, the warm-up client's, the collector's
+     * and the compilers'): steadier than wall time on a shared machine.
      */
-    private static String[] load(WatchFromVersionDispatcher crud, int n) throws Exception {
-        crud.creatingNewObjects(true);
-        create(crud, "/api/v1/nodes", SyntheticObjects.node());
+    static double cpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
+    /** The {@code metadata.continue} of a list page ({@link ListPages#body} writes it last). */
+    static Optional<String> continueToken(String listBody) {
+        Matcher m = CONTINUE.matcher(listBody.substring(Math.max(0, listBody.length() - 400)));
+        return m.find() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    private static final Pattern CONTINUE = Pattern.compile("\"continue\": ?\"([^\"]+)\"");
+
+    /**
+     * Loads the objects straight into the store ({@link PagedListDispatcher#store}: no request,
+     * no parse, one serialisation each) on two threads, prints how long it took, and returns each
+     * EndpointSlice's resourceVersion, for the changes' single PUTs ({@link #update}).
+     */
+    private static String[] load(PagedListDispatcher crud, int n) throws Exception {
+        long start = System.nanoTime();
+        double cpu = cpuSeconds();
+        crud.store(SyntheticObjects.node());
         ExecutorService pool = Executors.newFixedThreadPool(2);
-        List<Future<?>> done = new ArrayList<>();
         String loaded = Instant.now().toString();
         String[] versions = new String[n];
-        for (int i = 0; i < n; i++) {
-            int k = i;
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            int first = t;
             done.add(pool.submit(() -> {
-                String ns = SyntheticObjects.namespace(k);
-                create(crud, "/api/v1/namespaces/" + ns + "/services", SyntheticObjects.service(k));
-                versions[k] = create(crud, "/apis/discovery.k8s.io/v1/namespaces/" + ns + "/endpointslices",
-                        SyntheticObjects.slice(k, 0, loaded));
+                for (int i = first; i < n; i += 2) {
+                    crud.store(SyntheticObjects.service(i));
+                    versions[i] = crud.store(SyntheticObjects.slice(i, 0, loaded));
+                }
             }));
         }
         for (Future<?> f : done) {
             f.get();
         }
         pool.shutdown();
-        crud.creatingNewObjects(false);
+        System.out.printf("loaded %,d Services, %,d EndpointSlices and the Node in %d ms, CPU %.2f s%n", n, n,
+                (System.nanoTime() - start) / 1_000_000, cpuSeconds() - cpu);
         return versions;
-    }
-
-    /** Creates the object and returns the resourceVersion the store gave it. */
-    private static String create(KubernetesCrudDispatcher crud, String path, Object object) {
-        byte[] body = Serialization.asJson(object).getBytes(StandardCharsets.UTF_8);
-        MockResponse r = crud.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.POST, path,
-                new Headers.Builder().add("Content-Type", "application/json").build(), new Buffer(body)));
-        if (r.code() >= 300) {
-            throw new IllegalStateException("create " + path + " answered " + r.code());
-        }
-        return Serialization.unmarshal(r.getBody().readUtf8(), GenericKubernetesResource.class).getMetadata().getResourceVersion();
     }
 }

@@ -11,7 +11,8 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 /**
  * The benchmark's cluster, deterministic: {@code n} ClusterIP Services (one TCP port) in 100
  * namespaces, each with one EndpointSlice of 5 ready endpoints spread over 50 nodes, the shape of
- * docs/kernel-floor.md and the nftables benchmark. Cluster IPs come from 172.30.0.0/16, endpoints
+ * docs/kernel-floor.md and the nftables benchmark. Cluster IPs come from 172.30.0.0/16 (and the
+ * next /16s past 64,000 Services: {@link #clusterIp}), endpoints
  * from 10.0.0.0/8; node {@value #NODE} is one of the 50, so some endpoints are local.
  */
 final class SyntheticObjects {
@@ -30,10 +31,23 @@ final class SyntheticObjects {
     }
 
     static Service service(int i) {
-        String ip = "172.30." + (i / 250) + "." + (i % 250 + 1);
+        String ip = clusterIp(i);
         return new ServiceBuilder().withNewMetadata().withNamespace(namespace(i)).withName(name(i)).endMetadata()
                 .withNewSpec().withType("ClusterIP").withClusterIP(ip).withClusterIPs(ip)
                 .addNewPort().withName("http").withPort(80).withProtocol("TCP").endPort().endSpec().build();
+    }
+
+    /**
+     * Service {@code i}'s cluster IP: 172.30.0.0/16 up to 64,000 Services (250 per third octet),
+     * then on into 172.31.0.0/16 and beyond, as {@code FirstSyncCost} numbers them, so that
+     * 100,000 Services get valid, distinct addresses.
+     */
+    static String clusterIp(int i) {
+        if (i < 0 || i >= 14_000_000) {
+            throw new IllegalArgumentException("service index out of range: " + i);
+        }
+        int ip = (172 << 24) + (30 << 16) + ((i / 250) << 8) + (i % 250 + 1);
+        return (ip >>> 24) + "." + ((ip >> 16) & 0xFF) + "." + ((ip >> 8) & 0xFF) + "." + (ip & 0xFF);
     }
 
     /** The slice of service {@code i}; {@code generation} shifts one endpoint, so each generation is a real change. */

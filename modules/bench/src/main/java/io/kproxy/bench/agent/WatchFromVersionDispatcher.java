@@ -39,15 +39,15 @@ import org.slf4j.LoggerFactory;
  * index of the stored objects by resource, namespace and name, kept as the mock stores them
  * ({@link #processEvent}) and checked against the store on every use; a missing or stale entry
  * falls back to the mock's own search, so a create, which looks for an object that is not there,
- * searches everything; except while the caller promises, through {@link #creatingNewObjects},
- * that every create names an object the store does not hold (the simulator's load: two minutes
- * at 10,000 Services with the search). Lists and watches are the mock's own.
+ * searches everything (the simulator loads its objects without creates:
+ * {@link PagedListDispatcher#store}). Lists are the mock's own ({@link PagedListDispatcher}
+ * serves them in pages).
  *
  * <p>The mock keeps its watch listener class and its listener set private, so this reaches them by
  * reflection (the benchmark runs on the class path); it fails at construction, not mid-run, when
  * a fabric8 upgrade moves them. Thread-safe as the mock is.
  */
-final class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
+class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
 
     private static final Logger LOG = LoggerFactory.getLogger(WatchFromVersionDispatcher.class);
 
@@ -56,7 +56,6 @@ final class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
     private final Map<List<String>, AttributeSet> byName = new ConcurrentHashMap<>();
     private final KubernetesAttributesExtractor extractor;
     private final AtomicLong indexed = new AtomicLong();
-    private volatile boolean creatingNewObjects;
     private final Method resourceName;
     private final Constructor<?> newListener;
 
@@ -110,9 +109,6 @@ final class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
             indexed.incrementAndGet();
             return Map.entry(key, stored);
         }
-        if (creatingNewObjects) {
-            return null;
-        }
         Map.Entry<AttributeSet, String> found = super.findResource(query);
         if (found != null) {
             byName.put(name, found.getKey());
@@ -120,34 +116,39 @@ final class WatchFromVersionDispatcher extends KubernetesCrudDispatcher {
         return found;
     }
 
-    /**
-     * Stores as the mock does, then indexes the stored object under the key the mock gave it
-     * (computed the same way: from the object, with the request path's attributes when the object
-     * alone does not say its resource); a key the store does not hold is not indexed.
-     */
+    /** Stores as the mock does, then tells {@link #stored} under which key (the mock's write lock is held). */
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
             String json) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, json);
-        if (json == null) {
-            return;
+        AttributeSet key = null;
+        if (json != null) {
+            // The key the mock gave it, computed the same way: from the object, with the request
+            // path's attributes when the object alone does not say its resource.
+            key = resource != null ? extractor.extract(resource) : extractor.fromResource(json);
+            if (!key.containsKey(KubernetesAttributesExtractor.PLURAL)) {
+                key = AttributeSet.merge(pathAttributes, key);
+            }
         }
-        AttributeSet key = resource != null ? extractor.extract(resource) : extractor.fromResource(json);
-        if (!key.containsKey(KubernetesAttributesExtractor.PLURAL)) {
-            key = AttributeSet.merge(pathAttributes, key);
-        }
-        List<String> name = objectName(key);
+        stored(oldAttributes, key, json);
+    }
+
+    /**
+     * After each write, under the mock's write lock: {@code old} is the key the write replaced or
+     * deleted (null for a create), {@code key} the key {@code json} is now stored under
+     * ({@code key} and {@code json} are null for a delete). Indexes the object by name; a key the
+     * store does not hold is not indexed.
+     */
+    void stored(AttributeSet old, AttributeSet key, String json) {
+        List<String> name = key == null ? null : objectName(key);
         if (name != null && json.equals(map.get(key))) {
             byName.put(name, key);
         }
     }
 
-    /**
-     * While {@code on}, a lookup the index cannot answer finds nothing, without the mock's search:
-     * for loading objects that are all new (unique names, nothing else writing).
-     */
-    void creatingNewObjects(boolean on) {
-        creatingNewObjects = on;
+    /** Whether a watch is open. */
+    boolean watching() {
+        return !listeners.isEmpty();
     }
 
     /** How many lookups the index answered (the rest were the mock's own search). */

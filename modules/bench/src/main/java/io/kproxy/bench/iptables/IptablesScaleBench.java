@@ -35,9 +35,16 @@ import java.util.concurrent.TimeUnit;
  *   <li>full sync into an empty namespace (the restart case: iptables-save, jumps, restore);</li>
  *   <li>one-endpoint changes as partial restores (KEP-3453: top-level chains + that service);</li>
  *   <li>the same changes as a minimal restore (only that service's chains), for comparison;</li>
+ *   <li>the floor: the same full input through one flushing {@code iptables-restore} into another
+ *       fresh namespace;</li>
  *   <li>a forced full resync over the loaded tables (the hourly one).</li>
  * </ol>
- * Usage: {@code java -cp <bench classpath> io.kproxy.bench.iptables.IptablesScaleBench [services] [changes]}.
+ * Usage: {@code java -cp <bench classpath> io.kproxy.bench.iptables.IptablesScaleBench [services=10000] [changes=5]
+ * [variants=nft,legacy] [limit per variant, e.g. 20m or 90s, 0 = none; or one per variant: 22m,10m]}. With a limit, a variant still
+ * running when it passes is stopped (its restore processes ended, the namespace deleted) and
+ * reported with how far it got: how many of the Services' {@code KUBE-SVC-} chains its
+ * namespace held, sampled every minute while it runs. Without one, each tool run waits up to
+ * the backend's own limit and the bench's 10 minutes.
  */
 public final class IptablesScaleBench {
 
@@ -49,6 +56,16 @@ public final class IptablesScaleBench {
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int changes = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        List<String> variants = List.of((args.length > 2 ? args[2] : "nft,legacy").split(","));
+        List<Duration> limits = new ArrayList<>();
+        for (String l : (args.length > 3 ? args[3] : "0").split(",")) {
+            limits.add(limit(l));
+        }
+        if (!List.of("nft", "legacy").containsAll(variants) || changes < 1 || n < 1
+                || limits.size() != 1 && limits.size() != variants.size()) {
+            throw new IllegalArgumentException(
+                    "usage: IptablesScaleBench [services] [changes >= 1] [nft,legacy] [limit per variant: 20m, 90s, or 22m,10m]");
+        }
         BackendProvider provider = BackendProvider.forMode("iptables").orElseThrow();
         PersistentMap<ServicePortName, ServicePortState> services = BenchStates.services(n);
 
@@ -73,15 +90,20 @@ public final class IptablesScaleBench {
         }
         System.out.printf("pure render+diff one endpoint change (%d ops): median %.2f ms%n", partialOps, median(pureTimes) / 1e6);
 
-        for (String variant : List.of("nft", "legacy")) {
+        for (String variant : variants) {
+            Duration limit = limits.get(limits.size() == 1 ? 0 : variants.indexOf(variant));
             String ns = "kp-bench-" + Integer.toHexString(RANDOM.nextInt() & 0xFFFFFF);
             run(List.of("ip", "netns", "add", ns), null);
             try {
                 if (variant.equals("legacy")) {
                     run(List.of("ip", "netns", "exec", ns, "iptables-legacy", "-t", "mangle", "-N", "KUBE-IPTABLES-HINT"), null);
                 }
+                deadline = System.nanoTime() + limit.toNanos();
                 try (Backend kernel = provider.create(Optional.of(ns))) {
-                    measure(variant, ns, kernel, services, n, changes);
+                    Bounded.run(variant, limit, () -> {
+                        measure(variant, ns, kernel, services, n, changes);
+                        return null;
+                    }, () -> serviceChains(variant, ns), n);
                 }
             } finally {
                 run(List.of("ip", "netns", "del", ns), null);
@@ -89,14 +111,57 @@ public final class IptablesScaleBench {
         }
     }
 
+    /** {@code 20m} or {@code 90s}; {@code 0} for none. */
+    static Duration limit(String text) {
+        if (text.equals("0")) {
+            return NO_LIMIT;
+        }
+        long amount = Long.parseLong(text.substring(0, text.length() - 1));
+        Duration d = switch (text.charAt(text.length() - 1)) {
+            case 'm' -> Duration.ofMinutes(amount);
+            case 's' -> Duration.ofSeconds(amount);
+            default -> throw new IllegalArgumentException("a limit is minutes (20m) or seconds (90s): " + text);
+        };
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException("a limit must be positive: " + text);
+        }
+        return d;
+    }
+
+    /** A limit no run reaches. */
+    private static final Duration NO_LIMIT = Duration.ofDays(1);
+
+    /** When the variant being measured must end (its tool runs wait no longer); set per variant. */
+    private static volatile long deadline = System.nanoTime() + NO_LIMIT.toNanos();
+
+    /** How many {@code KUBE-SVC-} chains the namespace's nat table holds (-1 when the tool failed). */
+    private static long serviceChains(String variant, String ns) {
+        List<String> cmd = variant.equals("nft") ? List.of("ip", "netns", "exec", ns, "nft", "list", "chains", "ip")
+                : List.of("ip", "netns", "exec", ns, "iptables-legacy-save", "-t", "nat");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            long count;
+            try (var lines = p.inputReader(StandardCharsets.UTF_8).lines()) {
+                // Declarations only: "chain KUBE-SVC-… {" (nft), ":KUBE-SVC-… - [0:0]" (legacy's save).
+                count = lines.map(String::strip).filter(l -> l.startsWith("chain KUBE-SVC-") || l.startsWith(":KUBE-SVC-")).count();
+            }
+            return p.waitFor(2, TimeUnit.MINUTES) && p.exitValue() == 0 ? count : -1;
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
     private static void measure(String variant, String ns, Backend kernel, PersistentMap<ServicePortName, ServicePortState> services, int n,
             int changes) throws Exception {
+        System.out.printf("[%s] measuring in %s%n", variant, ns);
         Plan plan = kernel.render(BenchStates.state(services));
         Transaction full = kernel.diff(Optional.empty(), plan, SyncOptions.at(Instant.EPOCH));
         long s = System.nanoTime();
         kernel.apply(full);
         System.out.printf("[%s] full sync into an empty namespace: %.2f s%n", variant, (System.nanoTime() - s) / 1e9);
-        floor(variant, full.text());
         Plan last = full.result();
         PersistentMap<ServicePortName, ServicePortState> current = services;
         List<Long> partial = new ArrayList<>();
@@ -115,7 +180,7 @@ public final class IptablesScaleBench {
             } else {
                 String text = minimal(tx.text());
                 a = System.nanoTime();
-                int rc = run(List.of("ip", "netns", "exec", ns, "iptables-" + variant + "-restore", "--noflush", "-w", "5"), text);
+                int rc = runBounded(List.of("ip", "netns", "exec", ns, "iptables-" + variant + "-restore", "--noflush", "-w", "5"), text);
                 minimal.add(System.nanoTime() - a);
                 if (rc != 0) {
                     throw new IllegalStateException("minimal restore failed");
@@ -127,6 +192,8 @@ public final class IptablesScaleBench {
                 median(partial) / 1e6, Collections.min(partial) / 1e6, Collections.max(partial) / 1e6, changes);
         System.out.printf("[%s] minimal restore (that service's chains only): median %.0f ms (min %.0f, max %.0f) over %d%n", variant,
                 median(minimal) / 1e6, Collections.min(minimal) / 1e6, Collections.max(minimal) / 1e6, changes);
+        // The floor after the changes: at 100,000 Services on iptables-nft it is the longest step.
+        floor(variant, full.text());
         Transaction resync = kernel.diff(Optional.of(last), last, SyncOptions.fullAt(Instant.EPOCH));
         s = System.nanoTime();
         kernel.apply(resync);
@@ -148,7 +215,7 @@ public final class IptablesScaleBench {
         run(List.of("ip", "netns", "add", ns), null);
         try {
             long s = System.nanoTime();
-            int rc = run(List.of("ip", "netns", "exec", ns, "iptables-" + variant + "-restore", "-w", "5"), v4);
+            int rc = runBounded(List.of("ip", "netns", "exec", ns, "iptables-" + variant + "-restore", "-w", "5"), v4);
             System.out.printf("[%s] floor: iptables-%s-restore of the same IPv4 input, fresh namespace: %.2f s (exit %d)%n", variant, variant,
                     (System.nanoTime() - s) / 1e9, rc);
         } finally {
@@ -218,13 +285,27 @@ public final class IptablesScaleBench {
     }
 
     private static int run(List<String> cmd, String stdin) throws IOException, InterruptedException {
+        return run(cmd, stdin, Duration.ofMinutes(10));
+    }
+
+    /**
+     * A restore of the measurement: the bench's 10 minutes without a limit; with one, until two
+     * minutes past it, so that {@link Bounded} ends it at the limit and reports where it stood.
+     */
+    private static int runBounded(List<String> cmd, String stdin) throws IOException, InterruptedException {
+        Duration max = deadline - System.nanoTime() > NO_LIMIT.toNanos() / 2 ? Duration.ofMinutes(10)
+                : Duration.ofNanos(Math.max(0, deadline - System.nanoTime())).plusMinutes(2);
+        return run(cmd, stdin, max);
+    }
+
+    private static int run(List<String> cmd, String stdin, Duration max) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
         try (OutputStream in = p.getOutputStream()) {
             if (stdin != null) {
                 in.write(stdin.getBytes(StandardCharsets.UTF_8));
             }
         }
-        if (!p.waitFor(Duration.ofMinutes(10).toMillis(), TimeUnit.MILLISECONDS)) {
+        if (!p.waitFor(max.toNanos(), TimeUnit.NANOSECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("timed out: " + cmd);
         }

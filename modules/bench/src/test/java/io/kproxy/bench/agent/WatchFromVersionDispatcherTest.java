@@ -6,18 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.MockWebServer;
-import java.net.InetAddress;
-import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -28,26 +21,20 @@ import org.junit.jupiter.api.Test;
 
 class WatchFromVersionDispatcherTest {
 
-    private KubernetesMockServer server;
+    private MockApi api;
     private KubernetesClient client;
     private WatchFromVersionDispatcher dispatcher;
 
     @BeforeEach
     void start() {
-        MockWebServer web = new MockWebServer();
-        server = new KubernetesMockServer(web, new HashMap<>(), false);
         dispatcher = new WatchFromVersionDispatcher();
-        web.setDispatcher(dispatcher);
-        server.start(InetAddress.getLoopbackAddress(), 0);
-        Config config = Config.empty();
-        config.setMasterUrl("http://127.0.0.1:" + server.getPort());
-        client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+        api = new MockApi(dispatcher);
+        client = api.client;
     }
 
     @AfterEach
     void stop() {
-        client.close();
-        server.shutdown();
+        api.close();
     }
 
     private static Service service(String name, String ip) {
@@ -106,19 +93,6 @@ class WatchFromVersionDispatcherTest {
         assertThat(WatchFromVersionDispatcher.objectName(dispatcher.getKey("/api/v1/namespaces/a/services/one")))
                 .containsExactly("services", "a", "one");
         assertThat(WatchFromVersionDispatcher.objectName(dispatcher.getKey("/api/v1/namespaces/a/services"))).isNull();
-    }
-
-    @Test
-    void whileCreatingNewObjectsCreatesStillRefuseANameTheStoreHolds() {
-        var services = client.services().inNamespace("a");
-        dispatcher.creatingNewObjects(true);
-        services.resource(service("one", "10.96.0.1")).create();
-        services.resource(service("two", "10.96.0.2")).create();
-        assertThat(dispatcher.findResource(dispatcher.getKey("/api/v1/namespaces/a/services/one")).getValue()).contains("10.96.0.1");
-        assertThatThrownBy(() -> services.resource(service("one", "10.96.0.3")).create()).isInstanceOf(KubernetesClientException.class)
-                .extracting(e -> ((KubernetesClientException) e).getCode()).isEqualTo(409);
-        dispatcher.creatingNewObjects(false);
-        assertThat(services.list().getItems()).extracting(s -> s.getSpec().getClusterIP()).containsExactlyInAnyOrder("10.96.0.1", "10.96.0.2");
     }
 
     @Test

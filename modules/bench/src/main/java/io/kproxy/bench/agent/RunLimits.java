@@ -1,0 +1,54 @@
+package io.kproxy.bench.agent;
+
+import java.time.Duration;
+
+/**
+ * What one {@link AgentScaleBench} run at {@code services} Services may take: heaps and time
+ * limits that grow with the size, each bounded, so that the harness is not what stops a run at
+ * 100,000 Services and a stuck run still ends. The numbers come from the runs in
+ * docs/benchmarks.md ("Agent end to end", "Scale: 1,000 to 100,000 Services"): the agent needed
+ * {@code -Xmx320m} at 10,000 and {@code -Xmx768m} at 30,000; the simulator holds about 450 MB
+ * at 100,000 (its objects' JSON and the mock's keys); the agent's first sync at 30,000 took
+ * 8-9 minutes in the kernel.
+ *
+ * @param agentHeapMb      the agent's {@code -Xmx} when {@code KPROXY_JAVA_OPTS} does not say
+ * @param simulatorHeapMb  {@link ClusterSimulator}'s {@code -Xmx}
+ * @param simulatorReady   from the simulator's start to its {@code READY} (load and warm-up)
+ * @param firstSync        from the agent's launch to the end of its first sync; also the floor's limit
+ * @param compaction       for the heap collection after a large first sync
+ * @param changes          for a round of changes at {@code rate} per second to be sent
+ */
+record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, Duration firstSync, Duration compaction,
+        Duration changes) {
+
+    RunLimits {
+        if (agentHeapMb < 64 || simulatorHeapMb < 64) {
+            throw new IllegalArgumentException("heaps under 64 MB: " + agentHeapMb + ", " + simulatorHeapMb);
+        }
+        for (Duration d : new Duration[] {simulatorReady, firstSync, compaction, changes}) {
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("a limit is not positive: " + d);
+            }
+        }
+    }
+
+    /** The limits for {@code services} Services and {@code changes} changes at {@code rate} per second. */
+    static RunLimits forSize(int services, int changes, int rate) {
+        if (services < 1 || changes < 0 || rate < 1) {
+            throw new IllegalArgumentException("services=" + services + " changes=" + changes + " rate=" + rate);
+        }
+        long n = services;
+        return new RunLimits(
+                Math.clamp(64 + n * 256 / 10_000, 320, 3_072),
+                Math.clamp(512 + n * 15 / 1_000, 1_024, 8_192),
+                Duration.ofSeconds(Math.clamp(120 + n * 3 / 1_000, 120, 1_800)),
+                Duration.ofSeconds(Math.clamp(n * 36 / 1_000, 600, 7_200)),
+                Duration.ofSeconds(Math.clamp(n / 1_000, 30, 300)),
+                Duration.ofSeconds(120 + 2L * changes / rate));
+    }
+
+    /** The agent's JVM options: {@code configured} when set, else {@code -Xmx} for the size. */
+    String agentJavaOpts(String configured) {
+        return configured != null && !configured.isBlank() ? configured : "-Xmx" + agentHeapMb + "m";
+    }
+}

@@ -1,0 +1,34 @@
+package io.kproxy.bench.agent;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.net.InetAddress;
+import java.util.HashMap;
+
+/** fabric8's mock API server with {@code dispatcher} on a free loopback port, and a client of it (JDK HTTP client); close after. */
+final class MockApi implements AutoCloseable {
+
+    private final KubernetesMockServer server;
+    final KubernetesClient client;
+
+    MockApi(KubernetesCrudDispatcher dispatcher) {
+        MockWebServer web = new MockWebServer();
+        server = new KubernetesMockServer(web, new HashMap<>(), false);
+        web.setDispatcher(dispatcher);
+        server.start(InetAddress.getLoopbackAddress(), 0);
+        Config config = Config.empty();
+        config.setMasterUrl("http://127.0.0.1:" + server.getPort());
+        client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.shutdown();
+    }
+}

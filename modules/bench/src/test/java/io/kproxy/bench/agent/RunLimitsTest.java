@@ -1,0 +1,42 @@
+package io.kproxy.bench.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RunLimitsTest {
+
+    @Test
+    void limitsGrowWithTheSizeAndStayBounded() {
+        RunLimits small = RunLimits.forSize(1_000, 200, 20);
+        RunLimits ten = RunLimits.forSize(10_000, 200, 20);
+        RunLimits thirty = RunLimits.forSize(30_000, 200, 20);
+        RunLimits hundred = RunLimits.forSize(100_000, 200, 20);
+        assertThat(small.agentHeapMb()).as("the launcher-era default up to 10,000").isEqualTo(320);
+        assertThat(ten.agentHeapMb()).isEqualTo(320);
+        assertThat(thirty.agentHeapMb()).isGreaterThanOrEqualTo(768);
+        assertThat(hundred.agentHeapMb()).isEqualTo(2_624);
+        assertThat(RunLimits.forSize(10_000_000, 200, 20).agentHeapMb()).isEqualTo(3_072);
+        assertThat(ten.simulatorHeapMb()).isEqualTo(1_024);
+        assertThat(hundred.simulatorHeapMb()).isEqualTo(2_012);
+        assertThat(ten.firstSync()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(hundred.firstSync()).isEqualTo(Duration.ofMinutes(60));
+        assertThat(RunLimits.forSize(10_000_000, 200, 20).firstSync()).isEqualTo(Duration.ofHours(2));
+        assertThat(hundred.simulatorReady()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(hundred.changes()).isEqualTo(Duration.ofSeconds(140));
+    }
+
+    @Test
+    void configuredOptionsWinAndBadSizesAreRefused() {
+        RunLimits limits = RunLimits.forSize(100_000, 200, 20);
+        assertThat(limits.agentJavaOpts("-Xmx1g -XX:+UseSerialGC")).isEqualTo("-Xmx1g -XX:+UseSerialGC");
+        assertThat(limits.agentJavaOpts(null)).isEqualTo("-Xmx2624m");
+        assertThat(limits.agentJavaOpts(" ")).isEqualTo("-Xmx2624m");
+        assertThatThrownBy(() -> RunLimits.forSize(0, 200, 20)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RunLimits.forSize(10, 200, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RunLimits(320, 1024, Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(1),
+                Duration.ofMinutes(1))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
