@@ -24,7 +24,7 @@ final class NftPlan extends MemoizedPlan {
      * The generation marker: every transaction leaves in each table one empty set named after the
      * ruleset hash of the plan it programs ({@code kproxy-ruleset-<hash>}), in the same atomic
      * commit, so that a restarted proxy can tell from the names the kernel lists that the tables
-     * hold exactly the plan it rendered, and program nothing (docs/backends/nftables.md,
+     * hold exactly the plan it rendered, and write no rule (docs/backends/nftables.md,
      * "Restart"). The hash is {@link #rulesetHash()}, which does not cover the marker itself.
      */
     static final String MARKER_PREFIX = "kproxy-ruleset-";
