@@ -131,7 +131,7 @@ class NftTakeOverIT {
      * a marker of another ruleset, or an object someone removed, makes it take over.
      */
     @Test
-    void aRestartFindingItsOwnGenerationWritesNothingAndOtherwiseTakesOver() throws Exception {
+    void aRestartFindingItsOwnGenerationOnlyDeclaresAgainAndOtherwiseTakesOver() throws Exception {
         NodeState state = NftStates.state(PacketWorld.services());
         Plan programmed = programFromScratch(node.backend(), state);
         String before = table();
