@@ -90,7 +90,7 @@ class UiApiTest {
         assertThat(moment).contains("\"sync\":{\"offset\":855", "\"previous\":{\"offset\":852", "\"rollback\":false",
                 "== shop/checkout", "10.0.1.11 . 8081", "caused by:",
                 "#853 2026-11-22T03:12:04.500Z ServiceObserved shop/checkout rv 184779",
-                "ruleset hash 245dc4746b1b equals the one the sync recorded");
+                "ruleset hash 5b8f00000a18 equals the one the sync recorded");
         // by time: what was programmed at 03:12:07, the sync of 03:12:06.004 that sent everything to 8081
         assertThat(ok("/api/moment?at=2026-11-22T03:12:07Z")).contains("\"sync\":{\"offset\":859", "records up to #858",
                 "EndpointSliceDeleted shop/checkout-46mn5");

@@ -18,13 +18,14 @@ import java.util.List;
  * @param largeCluster the fragments were rendered without per-endpoint comments
  * @param digests      every fragment's digest for {@link IptPlan#rulesetHash()} ({@link PortFragment#partText()}),
  *                     taken once, when the fragment enters the plan
+ * @param digestSum    their sum, so that the hash of a plan derived by a few {@link #with} calls costs O(change)
  */
 record FamilyPlan(Fam fam, TopLevel top, PersistentMap<ServicePortName, PortFragment> fragments, int endpoints, boolean largeCluster,
-        PersistentMap<ServicePortName, Digest> digests) {
+        PersistentMap<ServicePortName, Digest> digests, RulesetHash.Sum digestSum) {
 
     /** A plan without service ports. */
     static FamilyPlan empty(Fam fam, TopLevel top, boolean largeCluster) {
-        return new FamilyPlan(fam, top, PersistentMap.empty(), 0, largeCluster, PersistentMap.empty());
+        return new FamilyPlan(fam, top, PersistentMap.empty(), 0, largeCluster, PersistentMap.empty(), RulesetHash.Sum.EMPTY);
     }
 
     /** This plan with {@code name}'s fragment replaced by {@code next}, or removed when {@code next} is null. */
@@ -35,8 +36,9 @@ record FamilyPlan(Fam fam, TopLevel top, PersistentMap<ServicePortName, PortFrag
         }
         int count = endpoints - (old == null ? 0 : old.endpoints()) + (next == null ? 0 : next.endpoints());
         var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
-        var dg = next == null ? digests.minus(name) : digests.plus(name, RulesetHash.digest(next.partText()));
-        return new FamilyPlan(fam, top, fr, count, largeCluster, dg);
+        Digest digest = next == null ? null : RulesetHash.digest(next.partText());
+        var dg = next == null ? digests.minus(name) : digests.plus(name, digest);
+        return new FamilyPlan(fam, top, fr, count, largeCluster, dg, digestSum.replace(digests.get(name), digest));
     }
 
     /**

@@ -62,12 +62,12 @@ final class IptPlan extends MemoizedPlan {
 
     /**
      * {@link RulesetHash} over both families (IPv4 first): each family's head is its top-level
-     * part ({@link FamilyPlan#topDigest()}), its parts are the fragments in service-port order,
-     * each digested when it entered the plan ({@link PortFragment#partText()}).
+     * part ({@link FamilyPlan#topDigest()}), its parts are the fragments, each digested when it
+     * entered the plan ({@link PortFragment#partText()}) and summed as it did: O(1) here.
      */
     @Override
     protected void hashSections(RulesetHash.Builder hash) {
-        hash.section(v4.topDigest(), v4.digests().values()).section(v6.topDigest(), v6.digests().values());
+        hash.section(v4.topDigest(), v4.digestSum()).section(v6.topDigest(), v6.digestSum());
     }
 
     @Override

@@ -135,7 +135,7 @@ final class IpvsPlan extends MemoizedPlan {
         }
         if (settings.setsTimeouts() || settings.strictARP()) {
             // The ruleset text's settings block, so that a change of timeouts or strict ARP alone changes the hash too.
-            hash.section(RulesetHash.digest(configuredText()), 0);
+            hash.section(RulesetHash.digest(configuredText()), RulesetHash.Sum.EMPTY);
         }
     }
 

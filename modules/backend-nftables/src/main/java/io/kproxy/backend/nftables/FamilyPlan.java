@@ -16,7 +16,8 @@ import java.util.Set;
  * the endpoint dispatches in the shared endpoint maps ({@link Slots}), and indexes of the objects
  * those fragments hold (chains, verdict maps, dispatches by chain, the shared endpoint maps with
  * how many dispatches each holds, affinity sets, shared elements) and each fragment's digest
- * for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters the plan). All maps
+ * for {@link NftPlan#rulesetHash()} (taken once, when the fragment enters the plan) with their sum,
+ * so that the hash of a plan derived by a few {@link #with} calls costs O(change). All maps
  * are persistent, so a plan derived from another by a few {@link #with} calls shares everything
  * else with it and the diff of the two visits only what changed. Immutable.
  */
@@ -31,11 +32,13 @@ record FamilyPlan(
         Slots slots,
         PersistentMap<String, Integer> affinitySets,
         PersistentMap<ElementKey, Claims> elements,
-        PersistentMap<ServicePortName, Digest> digests) {
+        PersistentMap<ServicePortName, Digest> digests,
+        RulesetHash.Sum digestSum) {
 
     static FamilyPlan empty(NftFamily family, BaseRuleset base) {
         return new FamilyPlan(family, base, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
-                PersistentMap.empty(), Slots.EMPTY, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty());
+                PersistentMap.empty(), Slots.EMPTY, PersistentMap.empty(), PersistentMap.empty(), PersistentMap.empty(),
+                RulesetHash.Sum.EMPTY);
     }
 
     /**
@@ -51,6 +54,7 @@ record FamilyPlan(
         Map<String, Integer> em = new HashMap<>();
         PersistentMap<String, Integer> af = PersistentMap.empty();
         PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
+        RulesetHash.Sum sum = RulesetHash.Sum.EMPTY;
         Map<ElementKey, Claims> claims = new HashMap<>();
         for (PortFragment p : inOrder) {
             fr = fr.plus(p.name(), p);
@@ -70,15 +74,18 @@ record FamilyPlan(
             for (NftElement e : p.elements()) {
                 claims.merge(e.id(), Claims.of(p.name(), e), (had, ignored) -> had.plus(p.name(), e));
             }
-            dg = dg.plus(p.name(), RulesetHash.digest(Commands.partText(family, p)));
+            Digest d = RulesetHash.digest(Commands.partText(family, p));
+            dg = dg.plus(p.name(), d);
+            sum = sum.plus(d);
         }
-        return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, PersistentMap.copyOf(claims), dg);
+        return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, PersistentMap.copyOf(claims), dg, sum);
     }
 
     /** This plan with {@code next} as its slot tables (the fragments must already be rendered with them). */
     FamilyPlan withSlots(Slots next) {
         return next == slots ? this
-                : new FamilyPlan(family, base, fragments, chains, maps, dispatches, endpointMaps, next, affinitySets, elements, digests);
+                : new FamilyPlan(family, base, fragments, chains, maps, dispatches, endpointMaps, next, affinitySets, elements, digests,
+                        digestSum);
     }
 
     /** True when a per-service verdict map or a shared endpoint map of this name is wanted. */
@@ -175,7 +182,8 @@ record FamilyPlan(
             }
         }
         var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
-        var dg = next == null ? digests.minus(name) : digests.plus(name, RulesetHash.digest(Commands.partText(family, next)));
-        return new FamilyPlan(family, base, fr, ch, mp, ds, em, slots, af, el, dg);
+        Digest digest = next == null ? null : RulesetHash.digest(Commands.partText(family, next));
+        var dg = next == null ? digests.minus(name) : digests.plus(name, digest);
+        return new FamilyPlan(family, base, fr, ch, mp, ds, em, slots, af, el, dg, digestSum.replace(digests.get(name), digest));
     }
 }

@@ -139,13 +139,13 @@ final class NftPlan extends MemoizedPlan {
 
     /**
      * {@link RulesetHash} over both families (IPv4 first): each family's head is its base
-     * ruleset ({@link FamilyPlan#baseDigest()}), its parts are the fragments in service-port
-     * order, each digested when it entered the plan ({@link Commands#partText}). The deferred
+     * ruleset ({@link FamilyPlan#baseDigest()}), its parts are the fragments, each digested when
+     * it entered the plan ({@link Commands#partText}) and summed as it did: O(1) here. The deferred
      * deletions are not part of it: they are the kernel's history, not the desired ruleset.
      */
     @Override
     protected void hashSections(RulesetHash.Builder hash) {
-        hash.section(v4.baseDigest(), v4.digests().values()).section(v6.baseDigest(), v6.digests().values());
+        hash.section(v4.baseDigest(), v4.digestSum()).section(v6.baseDigest(), v6.digestSum());
     }
 
     @Override
