@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ final class DraftPlan {
     static final Duration MIN_GAP = Duration.ofMillis(250);
 
     private final AtomicBoolean queued = new AtomicBoolean();
+    /** Held for the whole of a render, so that {@link #take} can wait for the one in progress. */
+    private final ReentrantLock rendering = new ReentrantLock();
     private final EngineClock clock;
     /** The clock's {@link EngineClock#nanoTime} before which the next render does not start. */
     private volatile long notBefore;
@@ -73,12 +76,13 @@ final class DraftPlan {
     }
 
     private void renderOnce() {
-        NodeState node = live.get().node();
-        if (stopped || node.synced()) {
-            return;
-        }
-        Draft d = latest;
+        rendering.lock();
         try {
+            NodeState node = live.get().node();
+            if (stopped || node.synced()) {
+                return;
+            }
+            Draft d = latest;
             Plan plan;
             if (d == null) {
                 plan = backend.render(node);
@@ -89,29 +93,37 @@ final class DraftPlan {
                 }
                 plan = backend.renderIncremental(d.plan(), node, delta);
             }
-            if (!stopped) {
-                latest = new Draft(plan, node);
-                renders++;
-            }
+            latest = new Draft(plan, node);
+            renders++;
         } catch (RuntimeException e) {
             // Only an optimisation: the first sync renders from scratch instead.
             LOG.warn("decision=drop-draft reason=\"render failed\" error=\"{}\"", e.toString());
             latest = null;
             stopped = true;
+        } finally {
+            rendering.unlock();
         }
     }
 
     /**
-     * The latest draft, once: from now on no draft is rendered. A render in progress is not
-     * waited for (its result is dropped).
+     * The latest draft, once: from now on no draft is rendered. A render in progress is waited
+     * for and its result used: it started from an earlier draft toward a later state, so the sync
+     * that takes it renders less, and without the wait that render would go on beside the sync's
+     * own render of the same ports and be dropped (5 s of a core at 30,000 Services:
+     * docs/benchmarks.md, "Scale").
      */
     Optional<Draft> take() {
         stopped = true;
-        Draft d = latest;
-        latest = null;
-        if (d != null) {
-            LOG.info("decision=use-draft-plan service_ports={} draft_renders={}", d.plan().servicePorts(), renders);
+        rendering.lock();
+        try {
+            Draft d = latest;
+            latest = null;
+            if (d != null) {
+                LOG.info("decision=use-draft-plan service_ports={} draft_renders={}", d.plan().servicePorts(), renders);
+            }
+            return Optional.ofNullable(d);
+        } finally {
+            rendering.unlock();
         }
-        return Optional.ofNullable(d);
     }
 }

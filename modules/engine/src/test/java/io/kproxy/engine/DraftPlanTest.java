@@ -4,6 +4,9 @@ import static io.kproxy.engine.EngineHarness.service;
 import static io.kproxy.engine.EngineHarness.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kproxy.backend.Backend;
+import io.kproxy.backend.ForwardingBackend;
+import io.kproxy.backend.Plan;
 import io.kproxy.events.ConfigRecorded;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.events.SourceSynced;
@@ -11,9 +14,17 @@ import io.kproxy.events.SyncApplied;
 import io.kproxy.events.SyncKind;
 import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
+import io.kproxy.state.FoldedState;
+import io.kproxy.state.NodeState;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The draft plan rendered while the initial list arrives: rendered, never applied before sync,
@@ -74,5 +85,43 @@ class DraftPlanTest {
         int renders = h.backend.fullRenders + h.backend.incrementalRenders;
         h.append(slice("a", "10.0.1.9").resourceVersion("2").observed());
         assertThat(h.backend.fullRenders + h.backend.incrementalRenders).isEqualTo(renders + 1);
+    }
+
+    @Test
+    void takingTheDraftWaitsForTheRenderInProgressAndUsesIt() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        FakeBackend fake = new FakeBackend();
+        Backend slow = new ForwardingBackend(fake) {
+            @Override
+            public Plan render(NodeState state) {
+                started.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.render(state);
+            }
+        };
+        Scheduler scheduler = Schedulers.newSingle("draft-test");
+        try {
+            FoldedState listing = FoldedState.initial();
+            DraftPlan draft = new DraftPlan(slow, scheduler, EngineClock.system(), () -> listing);
+            draft.request();
+            assertThat(started.await(10, TimeUnit.SECONDS)).as("the draft render started").isTrue();
+            CompletableFuture<Optional<DraftPlan.Draft>> taken = CompletableFuture.supplyAsync(draft::take);
+            Thread.sleep(200);
+            assertThat(taken).as("take waits while the render is in progress").isNotDone();
+            release.countDown();
+            Optional<DraftPlan.Draft> d = taken.get(10, TimeUnit.SECONDS);
+            assertThat(d).as("the render in progress is the draft taken").isPresent();
+            assertThat(d.get().node()).isEqualTo(listing.node());
+            draft.request();
+            assertThat(draft.take()).as("nothing is rendered once taken").isEmpty();
+        } finally {
+            release.countDown();
+            scheduler.dispose();
+        }
     }
 }
