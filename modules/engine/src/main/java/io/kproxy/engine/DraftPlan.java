@@ -83,20 +83,14 @@ final class DraftPlan {
                 return;
             }
             Draft d = latest;
-            StateDelta delta = d == null ? null : StateDelta.between(d.node(), node);
-            if (delta != null && delta.isEmpty()) {
-                return;
-            }
             Plan plan;
-            if (delta == null || delta.changedPorts().size() >= d.plan().servicePorts()) {
-                // More arrived since the last draft than it holds: rendering everything costs less
-                // per port than replacing fragments one by one (less than half at 30,000 Services),
-                // and the old draft is dropped first so that two whole plans are never alive at once.
-                latest = null;
-                d = null;
-                delta = null;
+            if (d == null) {
                 plan = backend.render(node);
             } else {
+                StateDelta delta = StateDelta.between(d.node(), node);
+                if (delta.isEmpty()) {
+                    return;
+                }
                 plan = backend.renderIncremental(d.plan(), node, delta);
             }
             latest = new Draft(plan, node);
