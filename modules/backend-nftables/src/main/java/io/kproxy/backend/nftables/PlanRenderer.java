@@ -27,9 +27,6 @@ import java.util.TreeSet;
  */
 final class PlanRenderer {
 
-    /** The share of the state's ports from which an incremental render renders everything instead. */
-    static final double RENDER_ALL_SHARE = 0.5;
-
     private PlanRenderer() {
     }
 
@@ -41,15 +38,11 @@ final class PlanRenderer {
      * Re-renders only the ports {@code delta} names, and those whose dispatch moved to make room
      * or to close a gap (a few, unless the count of a protocol's dispatches crossed a power of two);
      * anything touching the node or the settings (base ruleset, local detector, masquerading)
-     * renders everything again, and so does a delta naming at least half of the state's ports
-     * ({@link #RENDER_ALL_SHARE}: the first sync after a draft of part of the initial list), since
-     * a render from scratch costs less per port than replacing fragments one by one in the
-     * persistent maps (about half: docs/benchmarks.md, "Scale"). Keeps the previous plan's
-     * deferred work: that belongs to the kernel's history, not to the state.
+     * renders everything again. Keeps the previous plan's deferred work: that belongs to the
+     * kernel's history, not to the state.
      */
     static NftPlan renderIncremental(NftPlan previous, NodeState state, StateDelta delta) {
-        int ports = state.ipv4().ports().size() + state.ipv6().ports().size();
-        if (delta.nodeChanged() || delta.settingsChanged() || delta.changedPorts().size() >= ports * RENDER_ALL_SHARE) {
+        if (delta.nodeChanged() || delta.settingsChanged()) {
             return render(state).withStale(previous.stale());
         }
         FamilyPlan v4 = update(previous.v4(), state, IpFamily.IPV4, delta.changedPorts());
