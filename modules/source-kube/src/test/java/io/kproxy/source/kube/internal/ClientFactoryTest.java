@@ -2,6 +2,7 @@ package io.kproxy.source.kube.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.Status;
@@ -37,6 +38,9 @@ class ClientFactoryTest {
                 {"type":"ERROR","object":{"apiVersion":"v1","kind":"Status","status":"Failure","code":410,"reason":"Expired"}}""",
                 WatchEvent.class);
         assertThat(gone.getObject()).as("errors still decode as fabric8's Status").isInstanceOf(Status.class);
+        assertThat(serialization.unmarshal("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"}}",
+                KubernetesResource.class)).as("no other kind is registered: the model jars are not scanned")
+                .isInstanceOf(GenericKubernetesResource.class);
     }
 
     @Test
