@@ -38,15 +38,17 @@ public interface Plan {
     /**
      * The {@code rulesetHash} of {@code SyncApplied}, and the only definition of it (the time-travel
      * commands compare recorded hashes with this method's answer for a re-rendered state):
-     * lower-case hex SHA-256 over the ordered digests of the ruleset's parts, as
-     * {@link RulesetHash} defines it, each part being one service port's contribution or a
-     * family's node-wide rules in the text of {@link #rulesetText()}'s language. It is a function of
-     * the plan's content, not of how the plan was derived: the incremental render and the full
-     * render of one state have equal hashes, and a different ruleset has a different hash. It is
-     * not the SHA-256 of {@link #rulesetText()} (before November 2026 it was; hashes recorded
-     * then compare only with that definition). Cheap: the backends keep each part's digest in the
-     * plan, so a hash costs one SHA-256 over 32 bytes per service port (about a millisecond at
-     * 10,000 service ports) plus the digests of the parts re-rendered since the previous plan.
+     * lower-case hex SHA-256 over each family's node-wide digest, its part count and the sum
+     * of its parts' digests, as {@link RulesetHash} defines it, each part being one service
+     * port's contribution or a family's node-wide rules in the text of {@link #rulesetText()}'s
+     * language. It is a function of the plan's content, not of how the plan was derived: the
+     * incremental render and the full render of one state have equal hashes, and a different
+     * ruleset has a different hash. It is not the SHA-256 of {@link #rulesetText()} (before
+     * November 2026 it was), nor the SHA-256 over the ordered part digests (until the end of
+     * November 2026); hashes recorded then compare only with those definitions. Cheap: the
+     * backends keep each part's digest and their sum in the plan, so a hash costs the digests of
+     * the parts re-rendered since the previous plan and one SHA-256 over a few hundred bytes,
+     * whatever the number of service ports.
      */
     String rulesetHash();
 

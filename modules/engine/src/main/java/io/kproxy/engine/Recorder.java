@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Where the engine hashes and appends its sync records ({@code SyncApplied}, {@code SyncFailed}):
  * in generation order, off the sync thread, with backpressure. A ruleset hash is cheap now (the
- * backends keep per-fragment digests: about a millisecond at 10,000 Services), but the append
+ * backends keep per-fragment digests and their sum: O(change)), but the append
  * may wait for the disk, which must not delay the next sync; every sync is recorded, so the queue
  * is bounded and {@link #submit} blocks when it is full: under a sustained change rate the syncs
  * then coalesce more changes each instead of records piling up.
