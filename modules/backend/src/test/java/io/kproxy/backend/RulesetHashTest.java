@@ -52,7 +52,6 @@ class RulesetHashTest {
 
     @Test
     void aSumUpdatedPartByPartEqualsTheSumOfTheParts() {
-        // Digests near 2^256 and near 0 carry and borrow through every limb.
         Random random = new Random(42);
         List<Digest> held = new ArrayList<>();
         RulesetHash.Sum running = RulesetHash.Sum.EMPTY;
@@ -78,8 +77,8 @@ class RulesetHashTest {
 
     @Test
     void theSumCarriesAndBorrowsAcrossLimbs() throws Exception {
-        // A part whose digest is all ones (2^256 - 1) cannot be produced by SHA-256 on demand;
-        // two parts whose sum wraps are: check the arithmetic against BigInteger on real digests.
+        // 64 real digests (each about 2^255 on average) wrap past 2^256 many times over, so the
+        // carries and borrows through every limb are checked against BigInteger.
         BigInteger modulus = BigInteger.ONE.shiftLeft(256);
         RulesetHash.Sum s = RulesetHash.Sum.EMPTY;
         BigInteger want = BigInteger.ZERO;
