@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       what retention removed, starts from it.</li>
  * </ol>
  *
- * A lost Lease stops the source and closes the topic. A source that stops for good (its appends
+ * A lost Lease stops the source and closes the topic; the replica competes again and, when it
+ * leads again, starts a new term. A source that stops for good (its appends
  * fenced by another replica, or the topic refused) ends the term, and so does a broker that stops
  * answering (the topic refused {@value #LOST_BROKER_RETRIES} appends in a row): the queued
  * observations are dropped rather than kept for a broker that may be gone for long, and the

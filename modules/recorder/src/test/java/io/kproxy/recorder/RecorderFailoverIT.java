@@ -88,8 +88,10 @@ class RecorderFailoverIT {
 
     private ClusterRecorder replica(String identity) {
         KubeSourceOptions source = KubeSourceOptions.defaults(new NodeName(identity)).withMasterUrl(url());
-        LeaseElection.Settings lease = new LeaseElection.Settings("kube-system", "kproxy-recorder", identity, Duration.ofSeconds(4),
-                Duration.ofSeconds(3), Duration.ofMillis(500));
+        // Shorter than upstream's 15/10/2 s, long enough that a renewal slowed by the broker's restart
+        // in this JVM (each request is bounded by the renew deadline) does not lose the Lease.
+        LeaseElection.Settings lease = new LeaseElection.Settings("kube-system", "kproxy-recorder", identity, Duration.ofSeconds(10),
+                Duration.ofSeconds(8), Duration.ofSeconds(1));
         return ClusterRecorder.start(new RecorderOptions(source, topic, lease, 5, Duration.ofMillis(500)));
     }
 

@@ -15,7 +15,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * (client-go's {@code tools/leaderelection}, whose timings it copies): the cluster recorder's
  * replicas ({@code kproxy record}, docs/kafka.md) compete for one Lease and only the holder
  * records. A holder that cannot renew within {@code renewDeadline} stops leading; a Lease not
- * renewed for {@code leaseDuration} may be taken. Leadership alone is not fencing: two holders
+ * renewed for {@code leaseDuration} may be taken. A replica that lost the Lease competes again one
+ * {@code retryPeriod} later, so an API server outage longer than the renew deadline does not leave
+ * it out of the election for good. Leadership alone is not fencing: two holders
  * can overlap by a clock skew or a paused process, which is why the recorder also fences at the
  * Kafka producer. Its own API client (the source's settings). Thread-safe; callbacks run on the
  * elector's thread and must not block for long.
@@ -57,40 +62,106 @@ public final class LeaseElection implements AutoCloseable {
     }
 
     private final KubernetesClient client;
-    private final ExecutorService executor;
-    private final CompletableFuture<?> running;
+    private final ScheduledExecutorService executor;
+    private final Settings settings;
+    private final LeaderCallbacks callbacks;
+    private final Object lock = new Object();
+    private boolean closed;              // guarded by lock
+    private CompletableFuture<?> running; // guarded by lock: the current elector's loop
+    private final AtomicInteger rejoins = new AtomicInteger();
 
-    private LeaseElection(KubernetesClient client, ExecutorService executor, CompletableFuture<?> running) {
+    private LeaseElection(KubernetesClient client, ScheduledExecutorService executor, Settings settings, Runnable onStartLeading,
+            Runnable onStopLeading, Consumer<String> onNewLeader) {
         this.client = client;
         this.executor = executor;
-        this.running = running;
+        this.settings = settings;
+        this.callbacks = new LeaderCallbacks(onStartLeading, () -> {
+            onStopLeading.run();
+            rejoinLater();
+        }, onNewLeader);
     }
 
     /**
      * Joins the election. {@code onStartLeading} runs when this replica becomes the holder,
      * {@code onStopLeading} when it lost the Lease (or at {@link #close()} while leading);
-     * {@code onNewLeader} with every holder seen.
+     * {@code onNewLeader} with every holder seen. A replica that lost the Lease (it could not renew
+     * within the renew deadline, say while the API server restarted, or another took it) stays a
+     * candidate: after {@code retryPeriod} it competes again, so it can lead again, each time with
+     * {@code onStartLeading}.
      */
     public static LeaseElection join(KubeSourceOptions client, Settings s, Runnable onStartLeading, Runnable onStopLeading,
             Consumer<String> onNewLeader) {
         ClientSettings settings = ClientFactory.settings(client);
         Reachability quiet = new Reachability(settings.server(), settings.authentication(), "", System::nanoTime);
         // The election makes no watch: the liveness only gives a watch request its timeout, as for the source's.
+        // No retries inside the client (the elector retries every retryPeriod, and checks its renew
+        // deadline between attempts) and each request bounded by the renew deadline, as upstream's
+        // lock client: otherwise fabric8's backoff kept one failed renewal going for ~20 s, past the
+        // Lease's expiry, before the holder learned it had lost it.
         KubernetesClient k = ClientFactory.create(settings, client, new RequestObserver(new SourceStats(Clock.systemUTC()), quiet,
-                settings.token(), new WatchLiveness(client.minWatchTimeout(), System::nanoTime, () -> 0.0)));
-        ExecutorService executor = Executors.newSingleThreadExecutor(Thread.ofPlatform().name("kproxy-lease").daemon().factory());
-        LeaderElector elector = new LeaderElector(k, new LeaderElectionConfigBuilder().withName(s.name())
-                .withLock(new LeaseLock(s.namespace(), s.name(), s.identity())).withLeaseDuration(s.leaseDuration())
-                .withRenewDeadline(s.renewDeadline()).withRetryPeriod(s.retryPeriod()).withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(onStartLeading, onStopLeading, onNewLeader)).build(), executor);
+                settings.token(), new WatchLiveness(client.minWatchTimeout(), System::nanoTime, () -> 0.0)), 0, s.renewDeadline());
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("kproxy-lease").daemon().factory());
+        LeaseElection e = new LeaseElection(k, executor, s, onStartLeading, onStopLeading, onNewLeader);
         LOG.info("decision=join-election lease={}/{} identity={}", s.namespace(), s.name(), s.identity());
-        return new LeaseElection(k, executor, elector.start());
+        e.compete();
+        return e;
+    }
+
+    /** How many times this replica joined the election again after it lost the Lease. */
+    public int rejoins() {
+        return rejoins.get();
+    }
+
+    /**
+     * Starts an elector: fabric8's ends for good once its holder stops leading (as upstream's
+     * {@code RunOrDie} returns, and the components using it exit so that their restart competes
+     * again), so each leadership needs a new one. The previous one has stopped by then: its renew
+     * loop ended, which is what called {@code onStopLeading}.
+     */
+    private void compete() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            LeaderElector elector = new LeaderElector(client, new LeaderElectionConfigBuilder().withName(settings.name())
+                    .withLock(new LeaseLock(settings.namespace(), settings.name(), settings.identity()))
+                    .withLeaseDuration(settings.leaseDuration()).withRenewDeadline(settings.renewDeadline())
+                    .withRetryPeriod(settings.retryPeriod()).withReleaseOnCancel(true).withLeaderCallbacks(callbacks).build(), executor);
+            running = elector.start();
+        }
+    }
+
+    /** After a lost Lease (not at close): competes again after one retry period. */
+    private void rejoinLater() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            LOG.warn("decision=lost-lease lease={}/{} identity={} rejoin_in_ms={}", settings.namespace(), settings.name(),
+                    settings.identity(), settings.retryPeriod().toMillis());
+            try {
+                executor.schedule(() -> {
+                    rejoins.incrementAndGet();
+                    compete();
+                }, settings.retryPeriod().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException ex) {
+                LOG.debug("decision=ignore-rejoin reason=closed");
+            }
+        }
     }
 
     /** Leaves the election (releasing the Lease if held); the client and thread end. */
     @Override
     public void close() {
-        running.cancel(true);
+        CompletableFuture<?> r;
+        synchronized (lock) {
+            closed = true;
+            r = running;
+        }
+        if (r != null) {
+            r.cancel(true);
+        }
         executor.shutdownNow();
         client.close();
     }

@@ -63,6 +63,20 @@ public final class ClientFactory {
         return build(settings, options, observer, config);
     }
 
+    /**
+     * As {@link #create(ClientSettings, KubeSourceOptions, RequestObserver, int)}, each request
+     * also bounded by {@code requestTimeout} (the Lease election's: upstream's
+     * {@code resourcelock.NewFromKubeconfig} gives its client the renew deadline as the timeout, so
+     * a hung renewal cannot outlast the deadline by more than one request).
+     */
+    public static KubernetesClient create(ClientSettings settings, KubeSourceOptions options, RequestObserver observer,
+                                          int requestRetries, java.time.Duration requestTimeout) {
+        Config config = Config.empty();
+        config.setRequestRetryBackoffLimit(requestRetries);
+        config.setRequestTimeout(Math.toIntExact(requestTimeout.toMillis()));
+        return build(settings, options, observer, config);
+    }
+
     private static KubernetesClient build(ClientSettings settings, KubeSourceOptions options, RequestObserver observer, Config config) {
         config.setMasterUrl(settings.server());
         set(settings.caFile(), config::setCaCertFile);
