@@ -23,6 +23,10 @@ final class MockApi implements AutoCloseable {
         server.start(InetAddress.getLoopbackAddress(), 0);
         Config config = Config.empty();
         config.setMasterUrl("http://127.0.0.1:" + server.getPort());
+        // Bounded, and retried: a request the mock server never answers (a CI run once waited 11
+        // minutes on one) fails or succeeds on a retry instead of holding the build.
+        config.setRequestTimeout(20_000);
+        config.setRequestRetryBackoffLimit(3);
         client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
     }
 
