@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.kproxy.testkit.KernelTests;
+import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.NftListing;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
@@ -193,5 +194,28 @@ class AgentEndToEndIT {
         assertThat(restarted.output()).as("exit %d", exit).contains("decision=agent-stopped rules=kept");
         assertThat(rules()).isEqualTo(before);
         assertThat(world.tcpServers(API, 10)).containsExactlyInAnyOrder("pod1", "rpod");
+    }
+    /**
+     * A node switching from iptables mode to nftables mode: the iptables mode's leftovers go
+     * before the first rule of the new mode (the cleanup runs beside the start-up, and the
+     * backend's first kernel call waits for it), and what is not ours stays.
+     */
+    @Test
+    void aModeSwitchRemovesTheOtherModesLeftoversBeforeItsFirstRule() throws Exception {
+        KernelTests.require("iptables-nft", "iptables-nft-save");
+        NetNs node = world.topo.ns("node");
+        node.exec("iptables-nft", "-t", "nat", "-N", "KUBE-SERVICES");
+        node.exec("iptables-nft", "-t", "nat", "-A", "PREROUTING", "-j", "KUBE-SERVICES");
+        node.exec("iptables-nft", "-t", "nat", "-A", "KUBE-SERVICES", "-d", WEB + "/32", "-p", "tcp", "--dport", "80", "-j", "DNAT",
+                "--to-destination", "10.9.9.9:8080");
+        node.exec("iptables-nft", "-t", "nat", "-N", "SOMEONE-ELSE");
+        AgentProcess agent = startAgent("e2e-agent-mode-switch.log");
+        await("the first sync").atMost(Duration.ofSeconds(60)).until(() -> agent.output().contains("decision=synced"));
+        String log = agent.output();
+        assertThat(log.indexOf("decision=cleaned-up-other-mode mode=iptables")).as("the iptables leftovers go before the first sync; log:%n%s", log)
+                .isNotNegative().isLessThan(log.indexOf("decision=synced"));
+        String nat = node.exec("iptables-nft-save", "-t", "nat");
+        assertThat(nat).doesNotContain("KUBE-SERVICES").doesNotContain("10.9.9.9").contains(":SOMEONE-ELSE");
+        assertThat(rules()).contains("demo/web/tcp/http");
     }
 }
