@@ -41,8 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  * Usage (from the repository root, after building app and bench):
  * {@code java -cp <bench classpath> io.kproxy.bench.agent.AgentScaleBench [sizes=1000,10000] [changes=200] [rate=20]}.
- * {@code KPROXY_JAVA_OPTS} is passed to the agent (default: an {@code -Xmx} for the size, 320 MB
- * up to 10,000 Services; the heaps and time limits of a run grow with its size: {@link RunLimits});
+ * {@code KPROXY_JAVA_OPTS} is passed to the agent (default: an {@code -Xmx} for the size, twice
+ * the live heap at the first sync, 192 MB up to 10,000 Services; the heaps and time limits of a run
+ * grow with its size: {@link RunLimits});
  * a floor that outlives the first sync's limit is reported as not done, the run's other numbers
  * kept; with
  * {@code KPROXY_BENCH_HISTOGRAM} set, the agent's live-heap histogram is printed after the first

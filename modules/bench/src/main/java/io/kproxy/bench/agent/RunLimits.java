@@ -6,9 +6,12 @@ import java.time.Duration;
  * What one {@link AgentScaleBench} run at {@code services} Services may take: heaps and time
  * limits that grow with the size, each bounded, so that the harness is not what stops a run at
  * 100,000 Services and a stuck run still ends. The numbers come from the runs in
- * docs/benchmarks.md ("Agent end to end", "Scale: 1,000 to 100,000 Services"): the agent needed
- * {@code -Xmx320m} at 10,000 and {@code -Xmx768m} at 30,000; the simulator holds about 450 MB
- * at 100,000 (its objects' JSON and the mock's keys); the agent's first sync at 30,000 took
+ * docs/benchmarks.md ("Agent end to end", "Scale: 1,000 to 100,000 Services"). The agent's heap
+ * is twice its live set at the first sync's peak (85 MB at 10,000, 224 MB at 30,000, 715 MB at
+ * 100,000: about 7 KB per Service × 5 endpoints, and 64 MB): a larger cap only lets the serial
+ * collector grow the heap further on the initial list's promotions before its first full
+ * collection, which is where the RSS peak is ("Sixth pass"). The simulator holds about 450 MB
+ * at 100,000 (its objects' JSON and the mock's keys); the agent's first sync at 30,000 once took
  * 8-9 minutes in the kernel.
  *
  * @param agentHeapMb      the agent's {@code -Xmx} when {@code KPROXY_JAVA_OPTS} does not say
@@ -39,7 +42,7 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
         }
         long n = services;
         return new RunLimits(
-                Math.clamp(64 + n * 256 / 10_000, 320, 3_072),
+                Math.clamp(64 + n * 128 / 10_000, 192, 3_072),
                 Math.clamp(512 + n * 15 / 1_000, 1_024, 8_192),
                 Duration.ofSeconds(Math.clamp(120 + n * 3 / 1_000, 120, 1_800)),
                 Duration.ofSeconds(Math.clamp(n * 36 / 1_000, 600, 7_200)),
