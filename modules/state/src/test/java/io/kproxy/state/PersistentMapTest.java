@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -163,6 +165,60 @@ class PersistentMapTest {
         PersistentMap<String, Integer> m = PersistentMap.copyOf(src);
         assertThat(new ArrayList<>(m.keySet())).containsExactly("a", "b", "c");
         assertThat(PersistentMap.copyOf(m)).isSameAs(m);
+    }
+
+    /** Keys whose hash codes collide often, so that priority ties (broken by key order) are common. */
+    private record Colliding(int id) implements Comparable<Colliding> {
+        @Override
+        public int hashCode() {
+            return id % 7;
+        }
+
+        @Override
+        public int compareTo(Colliding o) {
+            return Integer.compare(id, o.id);
+        }
+    }
+
+    @Test
+    void copyOfBuildsTheSameShapeAsInsertingOneAtATime() {
+        Random random = new Random(42);
+        for (int round = 0; round < 300; round++) {
+            int n = random.nextInt(round < 50 ? 12 : 3_000);
+            Map<String, Integer> hashed = new HashMap<>();
+            TreeMap<String, Integer> sorted = new TreeMap<>();
+            TreeMap<String, Integer> reversed = new TreeMap<>(Comparator.reverseOrder());
+            Map<Colliding, Integer> colliding = new HashMap<>();
+            PersistentMap<String, Integer> inserted = PersistentMap.empty();
+            PersistentMap<Colliding, Integer> insertedColliding = PersistentMap.empty();
+            for (int i = 0; i < n; i++) {
+                String k = Integer.toString(random.nextInt(1_000_000), 36);
+                int v = random.nextInt();
+                hashed.put(k, v);
+                sorted.put(k, v);
+                reversed.put(k, v);
+                inserted = inserted.plus(k, v);
+                Colliding c = new Colliding(random.nextInt(5_000));
+                colliding.put(c, v);
+                insertedColliding = insertedColliding.plus(c, v);
+            }
+            for (Map<String, Integer> source : List.of(hashed, sorted, reversed)) {
+                PersistentMap<String, Integer> copy = PersistentMap.copyOf(source);
+                assertThat(copy.shape()).isEqualTo(inserted.shape());
+                assertThat(copy).isEqualTo(inserted).hasSize(inserted.size());
+                List<String> diffs = new ArrayList<>();
+                inserted.diff(copy, recorder(diffs));
+                assertThat(diffs).isEmpty();
+            }
+            assertThat(PersistentMap.copyOf(colliding).shape()).isEqualTo(insertedColliding.shape());
+        }
+        // A copy stays a persistent map: changes and diffs against it work as against any other.
+        PersistentMap<String, Integer> copy = PersistentMap.copyOf(Map.of("a", 1, "b", 2, "c", 3));
+        List<String> diffs = new ArrayList<>();
+        copy.diff(copy.plus("b", 9).minus("c").plus("d", 4), recorder(diffs));
+        assertThat(diffs).containsExactly("~b=2>9", "-c=3", "+d=4");
+        assertThatThrownBy(() -> PersistentMap.copyOf(Collections.<String, Integer>singletonMap("a", null))).isInstanceOf(NullPointerException.class);
+        assertThat(PersistentMap.copyOf(Map.<String, Integer>of())).isSameAs(PersistentMap.empty());
     }
 
     private static <K, V> PersistentMap.DiffVisitor<K, V> recorder(List<String> out) {
