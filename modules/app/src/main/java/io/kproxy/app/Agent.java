@@ -207,6 +207,7 @@ final class Agent implements AutoCloseable {
                 otherModesCleaned.complete(null);
             }
         });
+        own(otherModesCleaned::join); // an agent that stops (or fails to start) lets the cleanup finish first
         Backend created;
         try {
             created = provider.create();
