@@ -22,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
 final class AfterCleanup extends ForwardingBackend {
 
     private final CompletableFuture<?> cleanup;
-    private volatile boolean done;
 
     /** {@code cleanup} completes (normally) when the other modes' cleanup ended, whatever it found. */
     AfterCleanup(Backend delegate, CompletableFuture<?> cleanup) {
@@ -31,10 +30,7 @@ final class AfterCleanup extends ForwardingBackend {
     }
 
     private void awaitCleanup() {
-        if (!done) {
-            cleanup.join();
-            done = true;
-        }
+        cleanup.join();
     }
 
     @Override

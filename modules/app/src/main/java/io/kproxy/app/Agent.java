@@ -199,14 +199,8 @@ final class Agent implements AutoCloseable {
         // Services it took 5.9 s, iptables-nft reading the node's whole nftables ruleset); every
         // kernel call of this mode's backend waits for it (AfterCleanup; docs/backends/iptables.md,
         // "Cleanup and other modes").
-        CompletableFuture<Void> otherModesCleaned = new CompletableFuture<>();
-        Thread.ofPlatform().name("kproxy-cleanup").daemon().start(() -> {
-            try {
-                cleanupOtherModes(provider);
-            } finally {
-                otherModesCleaned.complete(null);
-            }
-        });
+        CompletableFuture<Void> otherModesCleaned = CompletableFuture.runAsync(() -> cleanupOtherModes(provider),
+                task -> Thread.ofPlatform().name("kproxy-cleanup").daemon().start(task));
         own(otherModesCleaned::join); // an agent that stops (or fails to start) lets the cleanup finish first
         Backend created;
         try {

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kproxy.source.kube.ClientConfigException;
 import io.kproxy.source.kube.KubeSourceOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Builds the fabric8 client the source uses: JDK HTTP client, unlimited watch reconnects, and a
@@ -58,9 +59,7 @@ public final class ClientFactory {
      */
     public static KubernetesClient create(ClientSettings settings, KubeSourceOptions options, RequestObserver observer,
                                           int requestRetries) {
-        Config config = Config.empty();
-        config.setRequestRetryBackoffLimit(requestRetries);
-        return build(settings, options, observer, config);
+        return build(settings, options, observer, retrying(requestRetries));
     }
 
     /**
@@ -70,11 +69,16 @@ public final class ClientFactory {
      * a hung renewal cannot outlast the deadline by more than one request).
      */
     public static KubernetesClient create(ClientSettings settings, KubeSourceOptions options, RequestObserver observer,
-                                          int requestRetries, java.time.Duration requestTimeout) {
-        Config config = Config.empty();
-        config.setRequestRetryBackoffLimit(requestRetries);
+                                          int requestRetries, Duration requestTimeout) {
+        Config config = retrying(requestRetries);
         config.setRequestTimeout(Math.toIntExact(requestTimeout.toMillis()));
         return build(settings, options, observer, config);
+    }
+
+    private static Config retrying(int requestRetries) {
+        Config config = Config.empty();
+        config.setRequestRetryBackoffLimit(requestRetries);
+        return config;
     }
 
     private static KubernetesClient build(ClientSettings settings, KubeSourceOptions options, RequestObserver observer, Config config) {
