@@ -3,9 +3,9 @@ package io.kproxy.source.kube;
 import io.kproxy.events.KubeObjects;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
+import io.kproxy.source.kube.internal.SipHash128;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
@@ -16,33 +16,55 @@ import java.util.Map;
  * {@link KubeObjects#trim}). Content is compared, not only the version, because a replacement
  * API server (or the test mock) may hand out the same version for different content.
  *
- * <p>The hash is SHA-256 (first 128 bits, hex) over a canonical form: object keys sorted,
- * integers and decimals told apart, so two trees that are {@link Json#equals equal} always hash
- * alike whatever their key order. Immutable and thread-safe; no component is null.
+ * <p>The hash is SipHash-2-4's 128-bit output ({@link SipHash128}) over a canonical form: object
+ * keys sorted, integers and decimals told apart, so two trees that are {@link Json#equals equal}
+ * always hash alike whatever their key order. Its key is drawn at random once per process, so
+ * nobody who writes objects can aim two contents at one hash, and a fingerprint means nothing
+ * outside the process that made it: fingerprints are compared in memory only, never stored
+ * (the known objects of a restart are fingerprinted again from the log's records).
+ * Immutable and thread-safe; no component is null.
  *
  * @param resourceVersion the object's {@code metadata.resourceVersion} ("" when absent)
- * @param contentHash     32 lowercase hex digits
+ * @param hashFirst       the hash's first 64-bit word
+ * @param hashSecond      its second
  */
-public record ObjectFingerprint(String resourceVersion, String contentHash) {
+public record ObjectFingerprint(String resourceVersion, long hashFirst, long hashSecond) {
 
     public ObjectFingerprint {
         if (resourceVersion == null) {
             throw new InvalidValueException("resourceVersion", "null", "use \"\" for unknown");
         }
-        if (contentHash == null || contentHash.length() != 32) {
-            throw new InvalidValueException("contentHash", String.valueOf(contentHash), "expected 32 hex digits");
-        }
     }
 
     /** The fingerprint of {@code object} as an observation would record it (trimmed first). */
     public static ObjectFingerprint of(Json.Obj object) {
+        return of(object, ProcessKey.K0, ProcessKey.K1);
+    }
+
+    /** The same under the key {@code (k0, k1)}; for tests of the canonical form. */
+    static ObjectFingerprint of(Json.Obj object, long k0, long k1) {
         Json.Obj trimmed = KubeObjects.trim(object);
         Canonical out = new Canonical();
         out.value(trimmed);
-        MessageDigest digest = sha256();
-        digest.update(out.bytes, 0, out.length);
-        byte[] sum = digest.digest();
-        return new ObjectFingerprint(KubeObjects.resourceVersion(trimmed), HexFormat.of().formatHex(sum, 0, 16));
+        SipHash128.Words sum = SipHash128.hash(k0, k1, out.bytes, out.length);
+        return new ObjectFingerprint(KubeObjects.resourceVersion(trimmed), sum.first(), sum.second());
+    }
+
+    /** The content hash as 32 lowercase hex digits (its 16 bytes as SipHash writes them); for logs and tests. */
+    public String contentHash() {
+        return HexFormat.of().toHexDigits(Long.reverseBytes(hashFirst)) + HexFormat.of().toHexDigits(Long.reverseBytes(hashSecond));
+    }
+
+    /** This process's hash key, drawn on first use. */
+    private static final class ProcessKey {
+        private static final long K0;
+        private static final long K1;
+
+        static {
+            SecureRandom random = new SecureRandom();
+            K0 = random.nextLong();
+            K1 = random.nextLong();
+        }
     }
 
     /** The canonical bytes of a tree, gathered in one buffer so that the digest runs once. */
@@ -111,15 +133,6 @@ public record ObjectFingerprint(String resourceVersion, String contentHash) {
             if (length + more > bytes.length) {
                 bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
             }
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            // Every Java platform must provide SHA-256 (java.security.MessageDigest's Javadoc).
-            throw new IllegalStateException("SHA-256 is unavailable", e);
         }
     }
 }

@@ -51,12 +51,22 @@ class ObjectFingerprintTest {
     @Test
     void theCanonicalFormIsStable() {
         // Fixed so that an accidental change of the canonical form shows up here; the value was
-        // computed independently (a 20-line Python script of the same canonical form: keys sorted,
-        // one tag byte per value, lengths and numbers as 8-byte big-endian, SHA-256, first 16 bytes).
+        // computed independently (a Python script of the same canonical form: keys sorted, one tag
+        // byte per value, lengths and numbers as 8-byte big-endian; SipHash-2-4-128 written from
+        // the paper, under the reference test vectors' key 00..0f).
         ObjectFingerprint fp = ObjectFingerprint.of(service("7", Json.obj("clusterIP", Json.of("10.0.0.1"),
                 "ports", Json.arr(Json.obj("port", Json.of(80), "weight", new Json.Dec(0.5), "open", Json.of(true))),
-                "none", Json.Null.INSTANCE)));
-        assertThat(fp.contentHash()).isEqualTo("21acf05f8e356f958fac07ba7a928809");
+                "none", Json.Null.INSTANCE)), 0x0706050403020100L, 0x0f0e0d0c0b0a0908L);
+        assertThat(fp.contentHash()).isEqualTo("d0b3d1c4a1085fbc847e53b8d0c26c2c");
+    }
+
+    @Test
+    void theKeyIsThisProcesssOwn() {
+        Json.Obj a = service("7", Json.obj("clusterIP", Json.of("10.0.0.1")));
+        assertThat(ObjectFingerprint.of(a)).isEqualTo(ObjectFingerprint.of(a));
+        assertThat(ObjectFingerprint.of(a).contentHash())
+                .isNotEqualTo(ObjectFingerprint.of(a, 0x0706050403020100L, 0x0f0e0d0c0b0a0908L).contentHash())
+                .isNotEqualTo(ObjectFingerprint.of(a, 0, 0).contentHash());
     }
 
     @Test
