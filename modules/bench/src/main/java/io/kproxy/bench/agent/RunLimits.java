@@ -7,10 +7,13 @@ import java.time.Duration;
  * limits that grow with the size, each bounded, so that the harness is not what stops a run at
  * 100,000 Services and a stuck run still ends. The numbers come from the runs in
  * docs/benchmarks.md ("Agent end to end", "Scale: 1,000 to 100,000 Services"). The agent's heap
- * is twice its live set at the first sync's peak (85 MB at 10,000, 224 MB at 30,000, 715 MB at
- * 100,000: about 7 KB per Service × 5 endpoints, and 64 MB): a larger cap only lets the serial
- * collector grow the heap further on the initial list's promotions before its first full
- * collection, which is where the RSS peak is ("Sixth pass"). The simulator holds about 450 MB
+ * is 64 MB and 11.5 KB per Service × 5 endpoints, at least 192 MB: 1.7 to 2.3 times its live set
+ * at the first sync (85 MB at 10,000, 224 MB at 30,000, 715 MB at 100,000); a larger cap only lets
+ * the serial collector grow the heap further on the initial list's promotions before its first
+ * full collection, which is where the RSS peak is ("Sixth pass"). A heap over 1 GB gets a young
+ * generation of an eighth of it ({@code -XX:MaxNewSize}; the launcher's 24 MB cost 100,000
+ * Services 1,200 young collections, each scanning the old generation's cards: "Seventh pass").
+ * The simulator holds about 450 MB
  * at 100,000 (its objects' JSON and the mock's keys); the agent's first sync at 30,000 once took
  * 8-9 minutes in the kernel.
  *
@@ -42,7 +45,7 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
         }
         long n = services;
         return new RunLimits(
-                Math.clamp(64 + n * 128 / 10_000, 192, 3_072),
+                Math.clamp(64 + n * 1_152 / 100_000, 192, 3_072),
                 Math.clamp(512 + n * 15 / 1_000, 1_024, 8_192),
                 Duration.ofSeconds(Math.clamp(120 + n * 3 / 1_000, 120, 1_800)),
                 Duration.ofSeconds(Math.clamp(n * 36 / 1_000, 600, 7_200)),
@@ -50,8 +53,14 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
                 Duration.ofSeconds(120 + 2L * changes / rate));
     }
 
-    /** The agent's JVM options: {@code configured} when set, else {@code -Xmx} for the size. */
+    /**
+     * The agent's JVM options: {@code configured} when set, else {@code -Xmx} for the size and, over
+     * 1 GB, {@code -XX:MaxNewSize} an eighth of it.
+     */
     String agentJavaOpts(String configured) {
-        return configured != null && !configured.isBlank() ? configured : "-Xmx" + agentHeapMb + "m";
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        return "-Xmx" + agentHeapMb + "m" + (agentHeapMb > 1_024 ? " -XX:MaxNewSize=" + agentHeapMb / 8 + "m" : "");
     }
 }

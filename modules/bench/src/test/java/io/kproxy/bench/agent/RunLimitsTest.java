@@ -16,8 +16,8 @@ class RunLimitsTest {
         RunLimits hundred = RunLimits.forSize(100_000, 200, 20);
         assertThat(small.agentHeapMb()).as("the floor, up to 10,000").isEqualTo(192);
         assertThat(ten.agentHeapMb()).isEqualTo(192);
-        assertThat(thirty.agentHeapMb()).as("twice the 224 MB live at the first sync").isEqualTo(448);
-        assertThat(hundred.agentHeapMb()).as("twice the 715 MB live at the first sync").isEqualTo(1_344);
+        assertThat(thirty.agentHeapMb()).as("1.8 times the 224 MB live at the first sync").isEqualTo(409);
+        assertThat(hundred.agentHeapMb()).as("1.7 times the 715 MB live at the first sync").isEqualTo(1_216);
         assertThat(RunLimits.forSize(10_000_000, 200, 20).agentHeapMb()).isEqualTo(3_072);
         assertThat(ten.simulatorHeapMb()).isEqualTo(1_024);
         assertThat(hundred.simulatorHeapMb()).isEqualTo(2_012);
@@ -32,8 +32,9 @@ class RunLimitsTest {
     void configuredOptionsWinAndBadSizesAreRefused() {
         RunLimits limits = RunLimits.forSize(100_000, 200, 20);
         assertThat(limits.agentJavaOpts("-Xmx1g -XX:+UseSerialGC")).isEqualTo("-Xmx1g -XX:+UseSerialGC");
-        assertThat(limits.agentJavaOpts(null)).isEqualTo("-Xmx1344m");
-        assertThat(limits.agentJavaOpts(" ")).isEqualTo("-Xmx1344m");
+        assertThat(limits.agentJavaOpts(null)).as("a young generation of an eighth over 1 GB").isEqualTo("-Xmx1216m -XX:MaxNewSize=152m");
+        assertThat(limits.agentJavaOpts(" ")).isEqualTo("-Xmx1216m -XX:MaxNewSize=152m");
+        assertThat(RunLimits.forSize(30_000, 200, 20).agentJavaOpts(null)).isEqualTo("-Xmx409m");
         assertThatThrownBy(() -> RunLimits.forSize(0, 200, 20)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RunLimits.forSize(10, 200, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RunLimits(320, 1024, Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(1),
