@@ -11,8 +11,10 @@ import java.time.Duration;
  * at the first sync (85 MB at 10,000, 224 MB at 30,000, 715 MB at 100,000); a larger cap only lets
  * the serial collector grow the heap further on the initial list's promotions before its first
  * full collection, which is where the RSS peak is ("Sixth pass"). A heap over 1 GB gets a young
- * generation of an eighth of it ({@code -XX:MaxNewSize}; the launcher's 24 MB cost 100,000
- * Services 1,200 young collections, each scanning the old generation's cards: "Seventh pass").
+ * generation of up to an eighth of it, sized at each full collection to a seventh of the old one
+ * ({@code -XX:MaxNewSize}, {@code -XX:NewRatio=7}; the launcher's 24 MB cap cost 100,000 Services
+ * 1,200 young collections, each scanning the old generation's cards, and half the old generation
+ * raised the RSS peak past 1.5 GB: "Seventh pass").
  * The simulator holds about 450 MB
  * at 100,000 (its objects' JSON and the mock's keys); the agent's first sync at 30,000 once took
  * 8-9 minutes in the kernel.
@@ -55,12 +57,12 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
 
     /**
      * The agent's JVM options: {@code configured} when set, else {@code -Xmx} for the size and, over
-     * 1 GB, {@code -XX:MaxNewSize} an eighth of it.
+     * 1 GB, a young generation of up to an eighth of it.
      */
     String agentJavaOpts(String configured) {
         if (configured != null && !configured.isBlank()) {
             return configured;
         }
-        return "-Xmx" + agentHeapMb + "m" + (agentHeapMb > 1_024 ? " -XX:MaxNewSize=" + agentHeapMb / 8 + "m" : "");
+        return "-Xmx" + agentHeapMb + "m" + (agentHeapMb > 1_024 ? " -XX:MaxNewSize=" + agentHeapMb / 8 + "m -XX:NewRatio=7" : "");
     }
 }

@@ -32,8 +32,8 @@ class RunLimitsTest {
     void configuredOptionsWinAndBadSizesAreRefused() {
         RunLimits limits = RunLimits.forSize(100_000, 200, 20);
         assertThat(limits.agentJavaOpts("-Xmx1g -XX:+UseSerialGC")).isEqualTo("-Xmx1g -XX:+UseSerialGC");
-        assertThat(limits.agentJavaOpts(null)).as("a young generation of an eighth over 1 GB").isEqualTo("-Xmx1216m -XX:MaxNewSize=152m");
-        assertThat(limits.agentJavaOpts(" ")).isEqualTo("-Xmx1216m -XX:MaxNewSize=152m");
+        assertThat(limits.agentJavaOpts(null)).as("a young generation of an eighth over 1 GB").isEqualTo("-Xmx1216m -XX:MaxNewSize=152m -XX:NewRatio=7");
+        assertThat(limits.agentJavaOpts(" ")).isEqualTo("-Xmx1216m -XX:MaxNewSize=152m -XX:NewRatio=7");
         assertThat(RunLimits.forSize(30_000, 200, 20).agentJavaOpts(null)).isEqualTo("-Xmx409m");
         assertThatThrownBy(() -> RunLimits.forSize(0, 200, 20)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RunLimits.forSize(10, 200, 0)).isInstanceOf(IllegalArgumentException.class);
