@@ -14,10 +14,9 @@ import java.time.Duration;
  * generation of up to an eighth of it, sized at each full collection to a seventh of the old one
  * ({@code -XX:MaxNewSize}, {@code -XX:NewRatio=7}; the launcher's 24 MB cap cost 100,000 Services
  * 1,200 young collections, each scanning the old generation's cards, and half the old generation
- * raised the RSS peak past 1.5 GB: "Seventh pass").
- * The simulator holds about 450 MB
- * at 100,000 (its objects' JSON and the mock's keys); the agent's first sync at 30,000 once took
- * 8-9 minutes in the kernel.
+ * raised the RSS peak past 1.5 GB: "Seventh pass"). The simulator holds about 450 MB at 100,000
+ * (its objects' JSON and the mock's keys); the agent's first sync at 30,000 once took 8-9 minutes
+ * in the kernel.
  *
  * @param agentHeapMb      the agent's {@code -Xmx} when {@code KPROXY_JAVA_OPTS} does not say
  * @param simulatorHeapMb  {@link ClusterSimulator}'s {@code -Xmx}
