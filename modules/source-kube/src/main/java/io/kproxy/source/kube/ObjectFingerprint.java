@@ -75,14 +75,15 @@ public record ObjectFingerprint(String resourceVersion, long hashFirst, long has
         void value(Json value) {
             switch (value) {
                 case Json.Obj o -> {
-                    Map<String, Json> fields = o.fields();
-                    String[] keys = fields.keySet().toArray(new String[0]);
-                    Arrays.sort(keys);
+                    int n = o.fields().size();
+                    String[] keys = new String[n];
+                    Json[] values = new Json[n];
+                    sorted(o.fields(), keys, values);
                     put((byte) '{');
-                    putLong(keys.length);
-                    for (String k : keys) {
-                        putText(k);
-                        value(fields.get(k));
+                    putLong(n);
+                    for (int j = 0; j < n; j++) {
+                        putText(keys[j]);
+                        value(values[j]);
                     }
                 }
                 case Json.Arr a -> {
@@ -106,6 +107,33 @@ public record ObjectFingerprint(String resourceVersion, long hashFirst, long has
                 }
                 case Json.Bool b -> put(b.value() ? (byte) 't' : (byte) 'f');
                 case Json.Null n -> put((byte) 'n');
+            }
+        }
+
+        /**
+         * The fields in key order, into {@code keys} and {@code values}: an insertion sort over
+         * one pass of the entries for the handful of keys most objects have (no lookup by key),
+         * a sort and lookups beyond that (an object may carry thousands of annotations).
+         */
+        private static void sorted(Map<String, Json> fields, String[] keys, Json[] values) {
+            if (keys.length > 16) {
+                fields.keySet().toArray(keys);
+                Arrays.sort(keys);
+                for (int j = 0; j < keys.length; j++) {
+                    values[j] = fields.get(keys[j]);
+                }
+                return;
+            }
+            int i = 0;
+            for (Map.Entry<String, Json> e : fields.entrySet()) {
+                String k = e.getKey();
+                int j = i++;
+                for (; j > 0 && keys[j - 1].compareTo(k) > 0; j--) {
+                    keys[j] = keys[j - 1];
+                    values[j] = values[j - 1];
+                }
+                keys[j] = k;
+                values[j] = e.getValue();
             }
         }
 
