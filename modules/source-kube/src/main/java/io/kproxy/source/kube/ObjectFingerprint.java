@@ -7,7 +7,6 @@ import io.kproxy.source.kube.internal.SipHash128;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -52,7 +51,7 @@ public record ObjectFingerprint(String resourceVersion, long hashFirst, long has
 
     /** The content hash as 32 lowercase hex digits (its 16 bytes as SipHash writes them); for logs and tests. */
     public String contentHash() {
-        return HexFormat.of().toHexDigits(Long.reverseBytes(hashFirst)) + HexFormat.of().toHexDigits(Long.reverseBytes(hashSecond));
+        return new SipHash128.Words(hashFirst, hashSecond).hex();
     }
 
     /** This process's hash key, drawn on first use. */

@@ -76,7 +76,7 @@ class ObjectFingerprintTest {
     }
 
     @Test
-    void theKeyIsThisProcesssOwn() {
+    void theKeyIsDrawnPerProcess() {
         Json.Obj a = service("7", Json.obj("clusterIP", Json.of("10.0.0.1")));
         assertThat(ObjectFingerprint.of(a)).isEqualTo(ObjectFingerprint.of(a));
         assertThat(ObjectFingerprint.of(a).contentHash())

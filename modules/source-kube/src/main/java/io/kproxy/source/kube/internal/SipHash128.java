@@ -1,11 +1,14 @@
 package io.kproxy.source.kube.internal;
 
+import java.util.HexFormat;
+
 /**
  * SipHash-2-4 with its 128-bit output (Aumasson and Bernstein, "SipHash: a fast short-input PRF",
  * 2012; the 128-bit variant of the authors' reference implementation): a keyed hash that, with a
  * secret key, an attacker cannot steer into collisions. Used by {@code ObjectFingerprint}, where
  * it replaced SHA-256: with only the C1 compiler (the agent's default) SHA-256 runs as plain
- * compiled Java, about five times slower on the same bytes (docs/benchmarks.md, "Scale").
+ * compiled Java, three to four times slower on the same bytes ({@code FingerprintBenchmark};
+ * docs/benchmarks.md, "Scale", seventh pass).
  * Stateless and thread-safe.
  */
 public final class SipHash128 {
@@ -13,11 +16,13 @@ public final class SipHash128 {
     private SipHash128() {
     }
 
-    /**
-     * The two 64-bit words of a hash; the reference implementation writes {@code first}'s 8 bytes
-     * little-endian, then {@code second}'s.
-     */
+    /** The two 64-bit words of a hash. */
     public record Words(long first, long second) {
+
+        /** The 16 bytes as the reference implementation writes them ({@code first}'s 8 little-endian, then {@code second}'s), in hex. */
+        public String hex() {
+            return HexFormat.of().toHexDigits(Long.reverseBytes(first)) + HexFormat.of().toHexDigits(Long.reverseBytes(second));
+        }
     }
 
     /**

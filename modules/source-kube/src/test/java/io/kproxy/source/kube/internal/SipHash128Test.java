@@ -2,7 +2,6 @@ package io.kproxy.source.kube.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
 class SipHash128Test {
@@ -15,8 +14,7 @@ class SipHash128Test {
         for (int i = 0; i < message.length; i++) {
             message[i] = (byte) i;
         }
-        SipHash128.Words w = SipHash128.hash(K0, K1, message, length);
-        return HexFormat.of().toHexDigits(Long.reverseBytes(w.first())) + HexFormat.of().toHexDigits(Long.reverseBytes(w.second()));
+        return SipHash128.hash(K0, K1, message, length).hex();
     }
 
     @Test
