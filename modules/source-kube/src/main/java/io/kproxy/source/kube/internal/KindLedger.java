@@ -63,7 +63,7 @@ public final class KindLedger {
     private final ResourceKind kind;
     private final EventSink sink;
     private final SourceStats stats;
-    private Future<KnownObjects> known;               // null once taken in: not kept alive beside current
+    private final Future<KnownObjects> known;
     private Map<String, ObjectFingerprint> current;   // null until known is taken in
     private final CompletableFuture<Void> firstListDurable = new CompletableFuture<>();
     private boolean everSynced;
@@ -98,7 +98,6 @@ public final class KindLedger {
             }
             current = new HashMap<>(k.objects(kind));
             everSynced = k.synced(kind);
-            known = null;
         }
         return current;
     }
