@@ -231,9 +231,7 @@ final class Agent implements AutoCloseable {
                     dir, topic.options().topic());
             return;
         }
-        // What the log holds, for the restart without noise, is read beside the first lists' requests
-        // (200,000 records fingerprinted at 100,000 Services: seconds); the source's callbacks wait for it.
-        CompletableFuture<KnownObjects> known = new CompletableFuture<>();
+        KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
         KubeSource source = own(KubeSource.create(options, log, known));
         SourceMetrics sourceMetrics = new SourceMetrics(registry);
         engine.health().sourceConnected(false);
@@ -242,12 +240,6 @@ final class Agent implements AutoCloseable {
             sourceMetrics.update(s);
         });
         source.start();
-        try {
-            known.complete(KnownObjectsFromState.read(log, engine.state().cluster()));
-        } catch (RuntimeException | Error e) {
-            known.completeExceptionally(e);
-            throw e;
-        }
         // Upstream's birth cry, once the watches are started (cmd/kube-proxy/app/server.go).
         events.record(UpstreamEvents.starting(node));
         LOG.info("decision=agent-started node={} mode={} journal={}", resolved.node(), config.mode().apiName(), dir);

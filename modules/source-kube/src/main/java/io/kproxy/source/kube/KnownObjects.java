@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * What the event log already holds, per resource kind: the key of every object whose latest
  * record is an observation, with that observation's {@link ObjectFingerprint}, and whether the
- * kind has ever synced. The source takes it in once, at its first callback, to append only what differs from
+ * kind has ever synced. The source reads it once, on start, to append only what differs from
  * the API server ("restart without noise").
  *
  * <p>The application builds it from the engine's folded state (the log's beginning may have

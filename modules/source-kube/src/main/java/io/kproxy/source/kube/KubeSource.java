@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +76,7 @@ public final class KubeSource implements AutoCloseable {
     private boolean started;
     private boolean closed;
 
-    private KubeSource(KubeSourceOptions options, EventLog log, Future<KnownObjects> known, Clock clock, boolean everyNode) {
+    private KubeSource(KubeSourceOptions options, EventLog log, KnownObjects known, Clock clock, boolean everyNode) {
         this.options = options;
         this.stats = new SourceStats(clock);
         this.queue = new AppendQueue(log, options.sourceName(), options.queueCapacity(), options.appendBatch(),
@@ -115,9 +114,9 @@ public final class KubeSource implements AutoCloseable {
                 () -> !reachability.troubled());
     }
 
-    private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, Future<KnownObjects> known, EventSink sink) {
+    private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
-        KindLedger ledger = new KindLedger(kind, known, sink, stats);
+        KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
         return new KindWatch<>(spec, () -> client, ledger, stats, options.listPageSize(), reachability, liveness);
     }
 
@@ -132,16 +131,6 @@ public final class KubeSource implements AutoCloseable {
      *                                  message carries no credential
      */
     public static KubeSource create(KubeSourceOptions options, EventLog log, KnownObjects known) {
-        return make(options, log, CompletableFuture.completedFuture(known), false);
-    }
-
-    /**
-     * As {@link #create(KubeSourceOptions, EventLog, KnownObjects)}, with what the log holds
-     * still being read: the source may start before {@code known} completes, and each kind's
-     * first callback waits for it (the list's requests and the read go side by side). When
-     * {@code known} fails, the callbacks fail and nothing is appended; the caller stops the source.
-     */
-    public static KubeSource create(KubeSourceOptions options, EventLog log, Future<KnownObjects> known) {
         return make(options, log, known, false);
     }
 
@@ -151,10 +140,10 @@ public final class KubeSource implements AutoCloseable {
      * log; {@code options.nodeName()} only names the recorder in its Events and logs.
      */
     public static KubeSource createRecorder(KubeSourceOptions options, EventLog log, KnownObjects known) {
-        return make(options, log, CompletableFuture.completedFuture(known), true);
+        return make(options, log, known, true);
     }
 
-    private static KubeSource make(KubeSourceOptions options, EventLog log, Future<KnownObjects> known, boolean everyNode) {
+    private static KubeSource make(KubeSourceOptions options, EventLog log, KnownObjects known, boolean everyNode) {
         try {
             return new KubeSource(options, log, known, Clock.systemUTC(), everyNode);
         } catch (ClientConfigException e) {

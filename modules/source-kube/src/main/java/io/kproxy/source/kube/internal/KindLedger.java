@@ -7,7 +7,6 @@ import io.kproxy.events.SourceRelisted;
 import io.kproxy.events.SourceSynced;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
-import io.kproxy.source.kube.KnownObjects;
 import io.kproxy.source.kube.ObjectFingerprint;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,9 +31,6 @@ import org.slf4j.LoggerFactory;
  * differences; nothing after a restart that found none). A relist fabric8 runs inside one
  * generation (410 Gone, a failed watch) ends with {@link SourceRelisted}. Callbacks of a
  * replaced generation are ignored: the next generation's list recovers whatever they carried.
- *
- * <p>What the log holds may still be being read when the informer starts (the agent reads it
- * beside the first list's requests): the first callback that needs it waits for it.
  *
  * <p>Thread-safe: every method holds the ledger's lock, including while {@link EventSink#emit}
  * blocks on a full queue, which keeps each kind's events in callback order.
@@ -63,8 +57,7 @@ public final class KindLedger {
     private final ResourceKind kind;
     private final EventSink sink;
     private final SourceStats stats;
-    private final Future<KnownObjects> known;
-    private Map<String, ObjectFingerprint> current;   // null until known is taken in
+    private final Map<String, ObjectFingerprint> current;
     private final CompletableFuture<Void> firstListDurable = new CompletableFuture<>();
     private boolean everSynced;
     private Generation generation;
@@ -72,34 +65,11 @@ public final class KindLedger {
 
     public KindLedger(ResourceKind kind, Map<String, ObjectFingerprint> known, boolean knownSynced, EventSink sink,
                       SourceStats stats) {
-        this(kind, CompletableFuture.completedFuture(KnownObjects.of(Map.of(kind, known), knownSynced ? Set.of(kind) : Set.of())),
-                sink, stats);
-    }
-
-    /** A ledger that takes in {@code known} (this kind's part of it) when a callback first needs it. */
-    public KindLedger(ResourceKind kind, Future<KnownObjects> known, EventSink sink, SourceStats stats) {
         this.kind = kind;
         this.sink = sink;
         this.stats = stats;
-        this.known = known;
-    }
-
-    /**
-     * This kind's known objects, taken in once; waits while they are being read. Fails when they
-     * could not be read: the agent's start then fails with that cause.
-     */
-    private Map<String, ObjectFingerprint> current() throws InterruptedException {
-        if (current == null) {
-            KnownObjects k;
-            try {
-                k = known.get();
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("the known objects of the log could not be read", e.getCause());
-            }
-            current = new HashMap<>(k.objects(kind));
-            everSynced = k.synced(kind);
-        }
-        return current;
+        this.current = new HashMap<>(known);
+        this.everSynced = knownSynced;
     }
 
     public ResourceKind kind() {
@@ -124,8 +94,8 @@ public final class KindLedger {
     }
 
     /** A copy of what the log holds for this kind, as of the events emitted so far. */
-    public synchronized Map<String, ObjectFingerprint> snapshot() throws InterruptedException {
-        return Map.copyOf(current());
+    public synchronized Map<String, ObjectFingerprint> snapshot() {
+        return Map.copyOf(current);
     }
 
     public synchronized void beforeList(Generation g, String lastResourceVersion) {
@@ -151,7 +121,7 @@ public final class KindLedger {
             g.seen.add(key);
         }
         ObjectFingerprint fp = ObjectFingerprint.of(trimmed);
-        if (fp.equals(current().get(key))) {
+        if (fp.equals(current.get(key))) {
             return;
         }
         ClusterEvent event;
@@ -174,7 +144,6 @@ public final class KindLedger {
         }
         stats.eventReceived();
         String key = Observations.key(kind, lastState);
-        current();
         emitDelete(g, key, KubeObjects.resourceVersion(lastState), finalStateUnknown);
     }
 
@@ -185,7 +154,6 @@ public final class KindLedger {
         }
         stats.eventReceived();
         String rv = knownVersion("list", kind.toString(), resourceVersion == null ? "" : resourceVersion);
-        current();
         listing = false;
         if (!g.listed) {
             g.listed = true;

@@ -1,7 +1,6 @@
 package io.kproxy.source.kube.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.events.ClusterEvent;
 import io.kproxy.events.ResourceKind;
@@ -20,8 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class KindLedgerTest {
@@ -176,47 +173,6 @@ class KindLedgerTest {
         assertThat(describe(sink.drain())).containsExactly("observed ns1/b@2", "synced SERVICE@2");
         assertThat(stats.snapshot().skipped()).isEqualTo(1);
         assertThat(stats.snapshot().lastError()).contains("Not_A_Label");
-    }
-
-    /** The known objects still being read: the first callback waits for them, then compares with them as usual. */
-    @Test
-    void aCallbackBeforeTheKnownObjectsAreReadWaitsForThem() throws Exception {
-        KnownObjects known = LogScan.fold(List.of(
-                new ServiceObserved(new ServiceRef("ns1", "a"), "1", svc("a", "1", "10.0.0.1")),
-                new ServiceObserved(new ServiceRef("ns1", "gone"), "2", svc("gone", "2", "10.0.0.2")),
-                new SourceSynced(ResourceKind.SERVICE, "2")));
-        CompletableFuture<KnownObjects> reading = new CompletableFuture<>();
-        KindLedger ledger = new KindLedger(ResourceKind.SERVICE, reading, sink, stats);
-        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
-        CompletableFuture<Void> callbacks = CompletableFuture.runAsync(() -> {
-            try {
-                ledger.observed(g, svc("a", "1", "10.0.0.1"));
-                ledger.observed(g, svc("b", "3", "10.0.0.3"));
-                ledger.listed(g, "3");
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread.sleep(200);
-        assertThat(callbacks).as("waiting for the known objects").isNotDone();
-        assertThat(sink.drain()).isEmpty();
-
-        reading.complete(known);
-        callbacks.get(10, TimeUnit.SECONDS);
-        assertThat(describe(sink.drain())).containsExactly("observed ns1/b@3", "deleted ns1/gone@2 unknown",
-                "relisted SERVICE@3 [ns1/a, ns1/b]");
-    }
-
-    /** Known objects that could not be read: no callback appends anything (the agent's start fails with the cause). */
-    @Test
-    void knownObjectsThatFailedToReadAppendNothing() {
-        KindLedger ledger = new KindLedger(ResourceKind.SERVICE, CompletableFuture.failedFuture(new IllegalStateException("disk gone")),
-                sink, stats);
-        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
-        assertThatThrownBy(() -> ledger.observed(g, svc("a", "1", "10.0.0.1"))).isInstanceOf(IllegalStateException.class)
-                .hasRootCauseMessage("disk gone");
-        assertThatThrownBy(() -> ledger.listed(g, "1")).isInstanceOf(IllegalStateException.class);
-        assertThat(sink.drain()).isEmpty();
     }
 
     @Test
