@@ -6,17 +6,20 @@ import java.time.Duration;
  * What one {@link AgentScaleBench} run at {@code services} Services may take: heaps and time
  * limits that grow with the size, each bounded, so that the harness is not what stops a run at
  * 100,000 Services and a stuck run still ends. The numbers come from the runs in
- * docs/benchmarks.md ("Agent end to end", "Scale: 1,000 to 100,000 Services"). The agent's heap
- * is 64 MB and 11.5 KB per Service × 5 endpoints, at least 192 MB: 1.7 to 2.3 times its live set
- * at the first sync (85 MB at 10,000, 224 MB at 30,000, 715 MB at 100,000); a larger cap only lets
- * the serial collector grow the heap further on the initial list's promotions before its first
- * full collection, which is where the RSS peak is ("Sixth pass"). A heap over 1 GB gets a young
- * generation of up to an eighth of it, sized at each full collection to a seventh of the old one
- * ({@code -XX:MaxNewSize}, {@code -XX:NewRatio=7}; the launcher's 24 MB cap cost 100,000 Services
- * 1,200 young collections, each scanning the old generation's cards, and half the old generation
- * raised the RSS peak past 1.5 GB: "Seventh pass"). The simulator holds about 450 MB at 100,000
- * (its objects' JSON and the mock's keys); the agent's first sync at 30,000 once took 8-9 minutes
- * in the kernel.
+ * docs/benchmarks.md ("Agent end to end", "Scale: 1,000 to 100,000 Services"). Up to about
+ * 29,000 Services the agent keeps the launcher's serial collector, with a heap of 64 MB and
+ * 11.5 KB per Service × 5 endpoints, at least 192 MB: 1.7 to 2.3 times its live set at the first
+ * sync (85 MB at 10,000, 224 MB at 30,000); a larger cap only lets the serial collector grow the
+ * heap further on the initial list's promotions before its first full collection, which is where
+ * the RSS peak is ("Sixth pass"). From a heap of {@value #PARALLEL_FROM_MB} MB it gets the
+ * parallel collector instead, with 145 MB and 8.8 KB per Service (409 MB at 30,000, 1,025 MB at
+ * 100,000) and a young generation of up to an eighth of it, sized at a seventh of the old one
+ * ({@code -XX:MaxNewSize}, {@code -XX:NewRatio=7}): at 100,000 the serial collector paused the
+ * agent for 29 s of its 90 s cold start and 16 s of its 38 s restart, the parallel one (two
+ * threads, fewer and shorter young collections) for 11 s and 8 s, with the cold start at 68 s
+ * and the RSS peak under 1.5 GB; at 10,000 it gained nothing and raised the peak past 300 MB
+ * ("Eighth pass"). The simulator holds about 450 MB at 100,000 (its objects' JSON and the
+ * mock's keys); the agent's first sync at 30,000 once took 8-9 minutes in the kernel.
  *
  * @param agentHeapMb      the agent's {@code -Xmx} when {@code KPROXY_JAVA_OPTS} does not say
  * @param simulatorHeapMb  {@link ClusterSimulator}'s {@code -Xmx}
@@ -27,6 +30,9 @@ import java.time.Duration;
  */
 record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, Duration firstSync, Duration compaction,
         Duration changes) {
+
+    /** The heap from which the agent runs the parallel collector instead of the serial one. */
+    static final int PARALLEL_FROM_MB = 400;
 
     RunLimits {
         if (agentHeapMb < 64 || simulatorHeapMb < 64) {
@@ -45,8 +51,9 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
             throw new IllegalArgumentException("services=" + services + " changes=" + changes + " rate=" + rate);
         }
         long n = services;
+        long serialHeap = 64 + n * 1_152 / 100_000;
         return new RunLimits(
-                Math.clamp(64 + n * 1_152 / 100_000, 192, 3_072),
+                serialHeap < PARALLEL_FROM_MB ? (int) Math.max(serialHeap, 192) : Math.clamp(145 + n * 880 / 100_000, PARALLEL_FROM_MB, 3_072),
                 Math.clamp(512 + n * 15 / 1_000, 1_024, 8_192),
                 Duration.ofSeconds(Math.clamp(120 + n * 3 / 1_000, 120, 1_800)),
                 Duration.ofSeconds(Math.clamp(n * 36 / 1_000, 600, 7_200)),
@@ -55,13 +62,16 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
     }
 
     /**
-     * The agent's JVM options: {@code configured} when set, else {@code -Xmx} for the size and, over
-     * 1 GB, a young generation of up to an eighth of it.
+     * The agent's JVM options: {@code configured} when set, else {@code -Xmx} for the size and, from
+     * {@value #PARALLEL_FROM_MB} MB, the parallel collector with a young generation of up to an
+     * eighth of the heap.
      */
     String agentJavaOpts(String configured) {
         if (configured != null && !configured.isBlank()) {
             return configured;
         }
-        return "-Xmx" + agentHeapMb + "m" + (agentHeapMb > 1_024 ? " -XX:MaxNewSize=" + agentHeapMb / 8 + "m -XX:NewRatio=7" : "");
+        String heap = "-Xmx" + agentHeapMb + "m";
+        return agentHeapMb < PARALLEL_FROM_MB ? heap
+                : heap + " -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=" + agentHeapMb / 8 + "m -XX:NewRatio=7";
     }
 }

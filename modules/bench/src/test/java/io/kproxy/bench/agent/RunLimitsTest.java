@@ -16,8 +16,9 @@ class RunLimitsTest {
         RunLimits hundred = RunLimits.forSize(100_000, 200, 20);
         assertThat(small.agentHeapMb()).as("the floor, up to 10,000").isEqualTo(192);
         assertThat(ten.agentHeapMb()).isEqualTo(192);
+        assertThat(RunLimits.forSize(29_000, 200, 20).agentHeapMb()).as("the serial collector's last size").isEqualTo(398);
         assertThat(thirty.agentHeapMb()).as("1.8 times the 224 MB live at the first sync").isEqualTo(409);
-        assertThat(hundred.agentHeapMb()).as("1.7 times the 715 MB live at the first sync").isEqualTo(1_216);
+        assertThat(hundred.agentHeapMb()).as("1.4 times the 715 MB live at the first sync").isEqualTo(1_025);
         assertThat(RunLimits.forSize(10_000_000, 200, 20).agentHeapMb()).isEqualTo(3_072);
         assertThat(ten.simulatorHeapMb()).isEqualTo(1_024);
         assertThat(hundred.simulatorHeapMb()).isEqualTo(2_012);
@@ -32,9 +33,12 @@ class RunLimitsTest {
     void configuredOptionsWinAndBadSizesAreRefused() {
         RunLimits limits = RunLimits.forSize(100_000, 200, 20);
         assertThat(limits.agentJavaOpts("-Xmx1g -XX:+UseSerialGC")).isEqualTo("-Xmx1g -XX:+UseSerialGC");
-        assertThat(limits.agentJavaOpts(null)).as("a young generation of an eighth over 1 GB").isEqualTo("-Xmx1216m -XX:MaxNewSize=152m -XX:NewRatio=7");
-        assertThat(limits.agentJavaOpts(" ")).isEqualTo("-Xmx1216m -XX:MaxNewSize=152m -XX:NewRatio=7");
-        assertThat(RunLimits.forSize(30_000, 200, 20).agentJavaOpts(null)).isEqualTo("-Xmx409m");
+        String parallel = "-Xmx1025m -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=128m -XX:NewRatio=7";
+        assertThat(limits.agentJavaOpts(null)).as("the parallel collector, a young generation of an eighth").isEqualTo(parallel);
+        assertThat(limits.agentJavaOpts(" ")).isEqualTo(parallel);
+        assertThat(RunLimits.forSize(30_000, 200, 20).agentJavaOpts(null))
+                .isEqualTo("-Xmx409m -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=51m -XX:NewRatio=7");
+        assertThat(RunLimits.forSize(29_000, 200, 20).agentJavaOpts(null)).as("the launcher's serial collector").isEqualTo("-Xmx398m");
         assertThatThrownBy(() -> RunLimits.forSize(0, 200, 20)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RunLimits.forSize(10, 200, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RunLimits(320, 1024, Duration.ZERO, Duration.ofMinutes(1), Duration.ofMinutes(1),
