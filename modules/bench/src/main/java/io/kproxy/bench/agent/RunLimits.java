@@ -52,8 +52,10 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
         }
         long n = services;
         long serialHeap = 64 + n * 1_152 / 100_000;
+        int agentHeap = serialHeap < PARALLEL_FROM_MB ? (int) Math.max(serialHeap, 192)
+                : Math.clamp(145 + n * 880 / 100_000, PARALLEL_FROM_MB, 3_072);
         return new RunLimits(
-                serialHeap < PARALLEL_FROM_MB ? (int) Math.max(serialHeap, 192) : Math.clamp(145 + n * 880 / 100_000, PARALLEL_FROM_MB, 3_072),
+                agentHeap,
                 Math.clamp(512 + n * 15 / 1_000, 1_024, 8_192),
                 Duration.ofSeconds(Math.clamp(120 + n * 3 / 1_000, 120, 1_800)),
                 Duration.ofSeconds(Math.clamp(n * 36 / 1_000, 600, 7_200)),
