@@ -13,9 +13,10 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
  * namespaces, each with one EndpointSlice of 5 ready endpoints spread over 50 nodes, the shape of
  * docs/kernel-floor.md and the nftables benchmark. Cluster IPs come from 172.30.0.0/16 (and the
  * next /16s past 64,000 Services: {@link #clusterIp}), endpoints
- * from 10.0.0.0/8; node {@value #NODE} is one of the 50, so some endpoints are local.
+ * from 10.0.0.0/8; node {@value #NODE} is one of the 50, so some endpoints are local. Public for
+ * the other benchmarks that measure one such object ({@code FingerprintBenchmark}).
  */
-final class SyntheticObjects {
+public final class SyntheticObjects {
 
     static final String NODE = "node-0";
 
@@ -30,7 +31,7 @@ final class SyntheticObjects {
         return "svc-" + i;
     }
 
-    static Service service(int i) {
+    public static Service service(int i) {
         String ip = clusterIp(i);
         return new ServiceBuilder().withNewMetadata().withNamespace(namespace(i)).withName(name(i)).endMetadata()
                 .withNewSpec().withType("ClusterIP").withClusterIP(ip).withClusterIPs(ip)
@@ -51,7 +52,7 @@ final class SyntheticObjects {
     }
 
     /** The slice of service {@code i}; {@code generation} shifts one endpoint, so each generation is a real change. */
-    static EndpointSlice slice(int i, int generation, String triggerTime) {
+    public static EndpointSlice slice(int i, int generation, String triggerTime) {
         EndpointSliceBuilder b = new EndpointSliceBuilder().withNewMetadata().withNamespace(namespace(i)).withName(name(i) + "-1")
                 .addToLabels("kubernetes.io/service-name", name(i))
                 .addToAnnotations("endpoints.kubernetes.io/last-change-trigger-time", triggerTime).endMetadata()
