@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Both ways to nft reach the namespace they were given, and only that one. */
+/** Every way to nft (in process, the command, the deferred one) reaches the namespace it was given, and only that one. */
 class NftExecutorsIT {
 
     static final String SCRIPT = "add table ip kp-test\nadd chain ip kp-test c\n";
@@ -33,6 +33,13 @@ class NftExecutorsIT {
                 assertThat(cmd.list("list tables").output()).contains("table ip kp-test");
             }
             assertThat(a.exec("nft", "list", "tables")).doesNotContain("ip6");
+            try (NftExecutor deferred = NftExecutors.deferred(Optional.of(b.name()))) {
+                assertThat(deferred.kind()).isEqualTo(NftExecutors.DEFERRED);
+                assertThat(deferred.list("list tables").output()).contains("table ip kp-test");
+                assertThat(deferred.kind()).isEqualTo("libnftables");
+                assertThat(deferred.run("delete table ip kp-test\n", false).ok()).isTrue();
+                assertThat(b.exec("nft", "list", "tables")).doesNotContain("kp-test");
+            }
             assertThat(new ConntrackTool(Optional.of(a.name())).run(List.of("-L")).exitCode()).isIn(0, 1);
         }
     }

@@ -39,25 +39,29 @@ public final class NftablesProvider implements BackendProvider {
 
     @Override
     public Backend create(Optional<String> netns) {
-        NftExecutor executor = NftExecutors.open(netns);
-        KernelPort libnft = new NftKernelPort(executor);
         ConntrackCleaner conntrack = new ConntrackCleaner(conntrackTool(netns));
         if ("libnftables".equals(System.getProperty(CLIENT_PROPERTY))) {
-            LOG.info("nftables client=libnftables reason=property netns={}", netns.orElse("-"));
-            return new NftBackend(libnft, conntrack, Optional.of(reader(executor)), executor);
+            NftExecutor executor = NftExecutors.open(netns);
+            LOG.info("nftables client={} reason=property netns={}", executor.kind(), netns.orElse("-"));
+            return new NftBackend(new NftKernelPort(executor), conntrack, Optional.of(reader(executor)), executor);
         }
+        NfTablesClient client;
         try {
-            NfTablesClient client = NfTablesClient.open(netns);
-            LOG.info("nftables client=netlink fallback={} netns={}", executor.kind(), netns.orElse("-"));
-            return new NftBackend(new NetlinkKernelPort(client, libnft), conntrack, Optional.of(reader(client)), () -> {
-                try (executor; client) {
-                    // both closed
-                }
-            });
+            client = NfTablesClient.open(netns);
         } catch (NfTablesException e) {
+            NftExecutor executor = NftExecutors.open(netns);
             LOG.warn("nftables client={} reason=\"netlink socket unavailable: {}\"", executor.kind(), e.getMessage());
-            return new NftBackend(libnft, conntrack, Optional.of(reader(executor)), executor);
+            return new NftBackend(new NftKernelPort(executor), conntrack, Optional.of(reader(executor)), executor);
         }
+        // The fallback runs only the transactions the netlink writer cannot express: it is opened
+        // (libnftables loaded, or nft found) at the first one, not at every start.
+        NftExecutor fallback = NftExecutors.deferred(netns);
+        LOG.info("nftables client=netlink fallback=libnftables-or-nft opened=at-first-use netns={}", netns.orElse("-"));
+        return new NftBackend(new NetlinkKernelPort(client, new NftKernelPort(fallback)), conntrack, Optional.of(reader(client)), () -> {
+            try (fallback; client) {
+                // both closed
+            }
+        });
     }
 
     @Override

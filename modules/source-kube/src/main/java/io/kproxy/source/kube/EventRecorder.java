@@ -35,8 +35,9 @@ public interface EventRecorder extends AutoCloseable {
 
     /**
      * A recorder writing to the API server {@code source} names, with its own client (the same
-     * server and credentials as the source's). Reads the kubeconfig (blocking); contacts nothing
-     * until the first Event. Its thread starts at once.
+     * server and credentials as the source's). Reads the kubeconfig (blocking); its thread starts
+     * at once and builds the client (so the caller's start does not wait for it); contacts nothing
+     * until the first Event.
      *
      * @throws ClientConfigException when the client cannot be configured, as {@link KubeSource#create}
      */

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,14 +25,20 @@ import org.slf4j.LoggerFactory;
  * cannot be reached (client-go's broadcaster tries 12 times, 10 s apart; a proxy's start is not
  * worth holding Events that long). An Event that cannot be queued or written is dropped with
  * one log line carrying the running count ({@code dropped_total}); nothing here ever blocks the
- * caller or throws at it. Thread-safe.
+ * caller or throws at it. The writer (and with it the API client: fabric8, the HTTP client, TLS,
+ * about a thousand classes) is built by that thread, not by the agent's start, which goes on
+ * with the journal and the kernel meanwhile; a writer that cannot be built drops every Event
+ * with one line. Thread-safe.
  */
 public final class ApiEventRecorder implements EventRecorder {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiEventRecorder.class);
     private static final Object STOP = new Object();
 
-    private final EventWriter writer;
+    private final Supplier<EventWriter> writerFactory;
+    private final Object writerLock = new Object();
+    private volatile EventWriter writer; // set under writerLock by the worker, which alone writes through it
+    private boolean writerClosed; // guarded by writerLock
     private final EventRecorderOptions options;
     private final Clock clock;
     private final EventAggregator aggregator;
@@ -44,23 +51,34 @@ public final class ApiEventRecorder implements EventRecorder {
     private final Thread worker;
 
     ApiEventRecorder(EventWriter writer, EventRecorderOptions options, Clock clock) {
-        this.writer = writer;
+        this(() -> writer, options, clock);
+    }
+
+    /** {@code writerFactory} runs once, on the recorder's thread, before the first Event is written. */
+    ApiEventRecorder(Supplier<EventWriter> writerFactory, EventRecorderOptions options, Clock clock) {
+        this.writerFactory = writerFactory;
         this.options = options;
         this.clock = clock;
         this.aggregator = new EventAggregator(options.burst(), options.refillEvery(), options.seriesWindow(), options.seriesRefresh());
         this.worker = Thread.ofVirtual().name("kproxy-events").start(this::run);
     }
 
-    /** The recorder for {@link EventRecorder#toApiServer}: its own client to the source's API server, without fabric8's retries. */
+    /**
+     * The recorder for {@link EventRecorder#toApiServer}: its own client to the source's API
+     * server, without fabric8's retries. The settings (the kubeconfig, the token's file) are read
+     * here, so that a refusal reaches the caller; the client is built on the recorder's thread.
+     */
     public static ApiEventRecorder start(KubeSourceOptions source, EventRecorderOptions options) {
         ClientSettings settings = ClientFactory.settings(source);
-        // Its own stats and reachability: the source's connection state and warnings stay the
-        // source's; the observer still expires a rejected token so that a rotated one is read.
-        Reachability quiet = new Reachability(settings.server(), settings.authentication(), "", System::nanoTime);
-        KubernetesClient client = ClientFactory.create(settings, source,
-                new RequestObserver(new SourceStats(Clock.systemUTC()), quiet, settings.token(),
-                        new WatchLiveness(source.minWatchTimeout(), System::nanoTime, () -> 0.0)), 0);
-        return new ApiEventRecorder(new Fabric8EventWriter(client, options, source.nodeName().value()), options, Clock.systemUTC());
+        return new ApiEventRecorder(() -> {
+            // Its own stats and reachability: the source's connection state and warnings stay the
+            // source's; the observer still expires a rejected token so that a rotated one is read.
+            Reachability quiet = new Reachability(settings.server(), settings.authentication(), "", System::nanoTime);
+            KubernetesClient client = ClientFactory.create(settings, source,
+                    new RequestObserver(new SourceStats(Clock.systemUTC()), quiet, settings.token(),
+                            new WatchLiveness(source.minWatchTimeout(), System::nanoTime, () -> 0.0)), 0);
+            return new Fabric8EventWriter(client, options, source.nodeName().value());
+        }, options, Clock.systemUTC());
     }
 
     @Override
@@ -82,7 +100,40 @@ public final class ApiEventRecorder implements EventRecorder {
         return dropped.get();
     }
 
+    /** The writer, built now on the worker; null when it cannot be built (one line) or the recorder closed first. */
+    private EventWriter openWriter() {
+        EventWriter w;
+        try {
+            w = writerFactory.get();
+        } catch (RuntimeException x) {
+            LOG.warn("decision=no-events reason=\"the API client cannot be built\" error=\"{}: {}\"", x.getClass().getSimpleName(),
+                    Redactor.scrub(String.valueOf(x.getMessage())));
+            return null;
+        }
+        synchronized (writerLock) {
+            if (writerClosed) {
+                w.close();
+                return null;
+            }
+            writer = w;
+            return w;
+        }
+    }
+
+    private void closeWriter() {
+        synchronized (writerLock) {
+            writerClosed = true;
+            if (writer != null) {
+                writer.close();
+            }
+        }
+    }
+
     private void run() {
+        if (openWriter() == null) {
+            dropUntilStopped();
+            return;
+        }
         Duration tick = options.seriesRefresh().compareTo(Duration.ofSeconds(1)) < 0 ? options.seriesRefresh() : Duration.ofSeconds(1);
         try {
             while (true) {
@@ -107,6 +158,24 @@ public final class ApiEventRecorder implements EventRecorder {
                 update(u);
             }
         } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Without a writer: every Event queued or still to come is dropped, counted, until the stop. */
+    private void dropUntilStopped() {
+        try {
+            while (true) {
+                Object next = queue.take();
+                if (next == STOP) {
+                    return;
+                }
+                if (next instanceof ApiEvent e) {
+                    queued.decrementAndGet();
+                    drop(e, "no-client", "the recorder has no API client");
+                }
+            }
+        } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
         }
     }
@@ -209,7 +278,7 @@ public final class ApiEventRecorder implements EventRecorder {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            writer.close();
+            closeWriter();
         }
     }
 }

@@ -66,4 +66,73 @@ class ApiEventRecorderTest {
         r.record(ApiEvent.normal("Starting", "StartKubeProxy", "", ObjectRef.node("n")));
         await().atMost(Duration.ofSeconds(1)).until(() -> r.dropped() == 12);
     }
+
+    @Test
+    void theWriterIsBuiltOnTheRecordersThreadAndAFailedBuildDropsEveryEvent() throws Exception {
+        EventRecorderOptions options = new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5),
+                Duration.ofMinutes(6), Duration.ofMillis(50), 1, Duration.ofMillis(10), Duration.ofMillis(300));
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<String> builtOn = new java.util.concurrent.atomic.AtomicReference<>();
+        long t0 = System.nanoTime();
+        ApiEventRecorder r = new ApiEventRecorder(() -> {
+            builtOn.set(Thread.currentThread().getName());
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("no client here");
+        }, options, Clock.systemUTC());
+        r.record(ApiEvent.normal("Starting", "StartKubeProxy", "", ObjectRef.node("n")));
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("the caller does not wait for the client").isLessThan(Duration.ofSeconds(1));
+        await().atMost(Duration.ofSeconds(5)).until(() -> builtOn.get() != null);
+        assertThat(builtOn.get()).isEqualTo("kproxy-events");
+        assertThat(r.dropped()).isZero();
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> r.dropped() == 1);
+        r.record(ApiEvent.normal("Starting", "StartKubeProxy", "", ObjectRef.node("n")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> r.dropped() == 2);
+        r.close();
+        assertThat(r.dropped()).isEqualTo(2);
+    }
+
+    @Test
+    void aWriterBuiltAfterTheCloseIsClosedAtOnce() throws Exception {
+        EventRecorderOptions options = new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5),
+                Duration.ofMinutes(6), Duration.ofMillis(50), 1, Duration.ofMillis(10), Duration.ofMillis(100));
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch closed = new CountDownLatch(1);
+        ApiEventRecorder r = new ApiEventRecorder(() -> {
+            boolean interrupted = false;
+            while (true) { // deaf to the close's interrupt, as a client being built can be
+                try {
+                    release.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return new EventWriter() {
+                @Override
+                public WrittenEvent create(ApiEvent event, Instant now) throws EventWriteException {
+                    throw new EventWriteException("never written", false);
+                }
+
+                @Override
+                public void updateSeries(WrittenEvent written, int count, Instant lastObserved) {
+                }
+
+                @Override
+                public void close() {
+                    closed.countDown();
+                }
+            };
+        }, options, Clock.systemUTC());
+        r.close(); // the close timeout passes while the client is still being built
+        release.countDown();
+        assertThat(closed.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    }
 }
