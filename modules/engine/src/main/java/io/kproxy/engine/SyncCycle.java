@@ -89,6 +89,7 @@ final class SyncCycle {
     private final Recorder recorder;
     private final NoLocalEndpoints noLocal = new NoLocalEndpoints();
     private final DraftPlan draft;
+    private final HeapGrowth heap = HeapGrowth.ofRuntime();
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
@@ -312,6 +313,9 @@ final class SyncCycle {
                     generation, target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
         }
         compactAroundLargeRewrite(tx.kind(), tx.chars(), "after");
+        if (heap.grown()) {
+            compactHeap("the heap grew by half since the last compaction", "committed_mb", (int) heap.committedMb());
+        }
         Optional<Duration> followUp = tx.result().nextDeferredWork().map(w -> {
             Duration d = Duration.between(end, w);
             return d.isNegative() ? Duration.ZERO : d;
@@ -333,7 +337,7 @@ final class SyncCycle {
      * the heap before the compile, where the peak moves without it; only both keep the peak low.
      * The memory goal and its measurements: docs/benchmarks.md, "Agent end to end".
      */
-    private static void compactBeforeLargeRender(NodeState node) {
+    private void compactBeforeLargeRender(NodeState node) {
         int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
         if (ports >= LARGE_RENDER_PORTS) {
             compactHeap("before rendering a large full sync from scratch", "service_ports", ports);
@@ -357,16 +361,17 @@ final class SyncCycle {
      * shrink the heap as far as it will ({@code -XX:MaxHeapFreeRatio}; the serial collector damps
      * shrinking over successive collections). A no-op under {@code -XX:+DisableExplicitGC}.
      */
-    private static void compactAroundLargeRewrite(SyncKind kind, int chars, String when) {
+    private void compactAroundLargeRewrite(SyncKind kind, int chars, String when) {
         if (kind == SyncKind.FULL && chars >= LARGE_REWRITE_CHARS) {
             compactHeap(when + " a large full sync", "transaction_chars", chars);
         }
     }
 
-    /** A full collection, logged with its reason, the size that called for it, and its duration. */
-    private static void compactHeap(String reason, String sizeField, int size) {
+    /** A full collection, logged with its reason, the size that called for it, and its duration; {@link HeapGrowth}'s bound starts again. */
+    private void compactHeap(String reason, String sizeField, int size) {
         long start = System.nanoTime();
         System.gc();
+        heap.compacted();
         LOG.info("decision=compact-heap reason=\"{}\" {}={} millis={}", reason, sizeField, size, (System.nanoTime() - start) / 1_000_000);
     }
 
