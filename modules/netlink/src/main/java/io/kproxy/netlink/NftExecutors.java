@@ -32,7 +32,7 @@ public final class NftExecutors {
      * now: for a fallback that may never run. The nftables backend's netlink writer sends every
      * transaction it can express itself, so libnftables (jnr-ffi and its generated classes, about
      * 300 classes and a namespace thread) is loaded only when one cannot be expressed
-     * (docs/backends/nftables.md, "Clients"). {@link NftExecutor#kind()} is {@value #DEFERRED}
+     * (docs/backends/nftables.md, "Applying"). {@link NftExecutor#kind()} is {@value #DEFERRED}
      * until then. Thread-safe.
      */
     public static NftExecutor deferred(Optional<String> netns) {

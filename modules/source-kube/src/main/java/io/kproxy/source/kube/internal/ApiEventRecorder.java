@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * one log line carrying the running count ({@code dropped_total}); nothing here ever blocks the
  * caller or throws at it. The writer (and with it the API client: fabric8, the HTTP client, TLS,
  * about a thousand classes) is built by that thread, not by the agent's start, which goes on
- * with the journal and the kernel meanwhile; a writer that cannot be built drops every Event
- * with one line. Thread-safe.
+ * with the journal and the kernel meanwhile; a writer that cannot be built is logged once, and
+ * every Event is then dropped and counted. Thread-safe.
  */
 public final class ApiEventRecorder implements EventRecorder {
 
