@@ -42,11 +42,16 @@ class ApiEventRecorderTest {
         }
     }
 
+    /** A queue of 3, one attempt, and {@code closeTimeout} for the queued Events at the close. */
+    private static EventRecorderOptions options(Duration closeTimeout) {
+        return new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5), Duration.ofMinutes(6),
+                Duration.ofMillis(50), 1, Duration.ofMillis(10), closeTimeout);
+    }
+
     @Test
     void aHangingApiServerNeverHoldsTheCallerAndCloseCountsWhatItDrops() throws Exception {
         HangingWriter writer = new HangingWriter();
-        EventRecorderOptions options = new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5),
-                Duration.ofMinutes(6), Duration.ofMillis(50), 1, Duration.ofMillis(10), Duration.ofMillis(300));
+        EventRecorderOptions options = options(Duration.ofMillis(300));
         ApiEventRecorder r = new ApiEventRecorder(writer, options, Clock.systemUTC());
         r.record(ApiEvent.normal("Starting", "StartKubeProxy", "", ObjectRef.node("n")));
         writer.entered.await();
@@ -69,8 +74,7 @@ class ApiEventRecorderTest {
 
     @Test
     void theWriterIsBuiltOnTheRecordersThreadAndAFailedBuildDropsEveryEvent() throws Exception {
-        EventRecorderOptions options = new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5),
-                Duration.ofMinutes(6), Duration.ofMillis(50), 1, Duration.ofMillis(10), Duration.ofMillis(300));
+        EventRecorderOptions options = options(Duration.ofMillis(300));
         CountDownLatch release = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicReference<String> builtOn = new java.util.concurrent.atomic.AtomicReference<>();
         long t0 = System.nanoTime();
@@ -98,8 +102,7 @@ class ApiEventRecorderTest {
 
     @Test
     void aWriterBuiltAfterTheCloseIsClosedAtOnce() throws Exception {
-        EventRecorderOptions options = new EventRecorderOptions("kube-proxy", "kube-proxy-h", 3, 25, Duration.ofSeconds(5),
-                Duration.ofMinutes(6), Duration.ofMillis(50), 1, Duration.ofMillis(10), Duration.ofMillis(100));
+        EventRecorderOptions options = options(Duration.ofMillis(100));
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
         ApiEventRecorder r = new ApiEventRecorder(() -> {
