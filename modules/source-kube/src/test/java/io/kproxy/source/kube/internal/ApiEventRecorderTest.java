@@ -81,7 +81,7 @@ class ApiEventRecorderTest {
         ApiEventRecorder r = new ApiEventRecorder(() -> {
             builtOn.set(Thread.currentThread().getName());
             try {
-                release.await();
+                release.await(10, java.util.concurrent.TimeUnit.SECONDS); // bounded: a build on the caller's thread fails, not hangs
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -105,12 +105,15 @@ class ApiEventRecorderTest {
         EventRecorderOptions options = options(Duration.ofMillis(100));
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);
+        long t0 = System.nanoTime();
         ApiEventRecorder r = new ApiEventRecorder(() -> {
             boolean interrupted = false;
-            while (true) { // deaf to the close's interrupt, as a client being built can be
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos(); // bounded: a build on the caller's thread fails, not hangs
+            while (System.nanoTime() < deadline) { // deaf to the close's interrupt, as a client being built can be
                 try {
-                    release.await();
-                    break;
+                    if (release.await(deadline - System.nanoTime(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                        break;
+                    }
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
@@ -135,6 +138,9 @@ class ApiEventRecorderTest {
             };
         }, options, Clock.systemUTC());
         r.close(); // the close timeout passes while the client is still being built
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("neither the start nor the close waited for the client")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(closed.getCount()).as("no writer yet to close").isEqualTo(1);
         release.countDown();
         assertThat(closed.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     }
