@@ -83,9 +83,16 @@ public final class Engine implements AutoCloseable {
      * @param sync       runs syncs (one thread; blocks while the kernel applies)
      * @param background writes snapshots and renders the draft plan before the first sync
      * @param recorder   hashes and appends the sync records
+     * @param heap       the JVM heap the sync thread compacts ({@link Heap#runtime()} unless a test watches)
      */
     public record Wiring(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry, EngineClock clock,
-            Scheduler fold, Scheduler sync, Scheduler background, Recorder recorder) {
+            Scheduler fold, Scheduler sync, Scheduler background, Recorder recorder, Heap heap) {
+
+        /** With the JVM's own heap. */
+        public Wiring(EventLog log, Backend backend, EngineOptions options, PrometheusMeterRegistry registry, EngineClock clock,
+                Scheduler fold, Scheduler sync, Scheduler background, Recorder recorder) {
+            this(log, backend, options, registry, clock, fold, sync, background, recorder, Heap.runtime());
+        }
 
         /**
          * Production threads and clocks: single-thread schedulers for folding, syncing and
@@ -95,6 +102,34 @@ public final class Engine implements AutoCloseable {
             return new Wiring(log, backend, options, registry, EngineClock.system(), Schedulers.newSingle("kproxy-fold", true),
                     Schedulers.newSingle("kproxy-sync", true), Schedulers.newSingle("kproxy-snapshot", true),
                     Recorder.thread("kproxy-recorder", 2));
+        }
+    }
+
+    /**
+     * The heap as the sync thread sees it: its committed size and a full collection (the
+     * compactions around large syncs and {@code HeapGrowth}'s; docs/benchmarks.md, "Scale").
+     */
+    public interface Heap {
+
+        /** The committed heap, in bytes. */
+        long committed();
+
+        /** A full collection (a no-op under {@code -XX:+DisableExplicitGC}). */
+        void collect();
+
+        /** This JVM's: {@link Runtime#totalMemory()} and {@link System#gc()}. */
+        static Heap runtime() {
+            return new Heap() {
+                @Override
+                public long committed() {
+                    return Runtime.getRuntime().totalMemory();
+                }
+
+                @Override
+                public void collect() {
+                    System.gc();
+                }
+            };
         }
     }
 
@@ -125,7 +160,7 @@ public final class Engine implements AutoCloseable {
         DataplaneTargets targets = new DataplaneTargets(wiring.log(), () -> latest);
         this.control = new DataplaneControl(wiring.log(), targets, syncWatch, () -> latest, wiring.clock());
         this.cycle = new SyncCycle(wiring.backend(), wiring.log(), wiring.options(), wiring.clock(), targets, pending, metrics,
-                health, checks, wiring.recorder(), draft);
+                health, checks, wiring.recorder(), draft, wiring.heap());
         EngineOptions o = wiring.options();
         this.runner = new SyncRunner("sync", cycle::run, o.minSyncPeriod(), o.syncPeriod(), o.maxSyncInterval(), wiring.sync(),
                 wiring.clock());

@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * runs for months under a cap sized for peaks (the DaemonSet's 320 MB).
  *
  * <p>So after each sync the sync thread asks {@link #grown()}: true when the committed heap
- * ({@link Runtime#totalMemory()}) has grown past half again (and at least {@value #MIN_GROWTH_MB}
+ * ({@link Engine.Heap#committed()}: {@link Runtime#totalMemory()}) has grown past half again (and at least {@value #MIN_GROWTH_MB}
  * MB) over its size after the last compaction, or after the first sync when none came yet; the
  * caller then collects at once, between two syncs, which bounds the heap near 1.5 times the
  * size it compacts to, at the cost of one full collection per that much growth (about 75 ms at
@@ -31,12 +31,6 @@ final class HeapGrowth {
 
     HeapGrowth(LongSupplier committed) {
         this.committed = committed;
-    }
-
-    /** The JVM's committed heap. */
-    static HeapGrowth ofRuntime() {
-        Runtime runtime = Runtime.getRuntime();
-        return new HeapGrowth(runtime::totalMemory);
     }
 
     /** The committed heap above which {@code baseline} calls for a compaction. */
@@ -57,10 +51,5 @@ final class HeapGrowth {
     /** After a full collection: the bound starts again from the heap's size now. */
     void compacted() {
         baseline = committed.getAsLong();
-    }
-
-    /** The committed heap now, in MB (for the log). */
-    long committedMb() {
-        return committed.getAsLong() >> 20;
     }
 }

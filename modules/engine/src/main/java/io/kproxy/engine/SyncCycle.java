@@ -89,7 +89,8 @@ final class SyncCycle {
     private final Recorder recorder;
     private final NoLocalEndpoints noLocal = new NoLocalEndpoints();
     private final DraftPlan draft;
-    private final HeapGrowth heap = HeapGrowth.ofRuntime();
+    private final Engine.Heap heap;
+    private final HeapGrowth heapGrowth;
 
     private Optional<Plan> lastApplied = Optional.empty();
     private NodeState lastNode = FoldedState.initial().node();
@@ -106,9 +107,10 @@ final class SyncCycle {
      * @param targets  what each sync programs (may block while it rebuilds a pinned state)
      * @param recorder where the sync records are hashed and appended, in order, off the sync thread
      * @param draft    the plan rendered while the initial list arrives, for the first sync
+     * @param heap     what the compactions collect, and {@link HeapGrowth} measures
      */
     SyncCycle(Backend backend, EventLog log, EngineOptions options, EngineClock clock, Supplier<DataplaneTarget> targets, PendingChanges pending,
-            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder, DraftPlan draft) {
+            ProxyMetrics metrics, ProxyHealth health, ServiceHealthChecks checks, Recorder recorder, DraftPlan draft, Engine.Heap heap) {
         this.backend = backend;
         this.log = log;
         this.options = options;
@@ -122,6 +124,8 @@ final class SyncCycle {
         this.startedAt = clock.now();
         this.recorder = recorder;
         this.draft = draft;
+        this.heap = heap;
+        this.heapGrowth = new HeapGrowth(heap::committed);
     }
 
     SyncRunner.Outcome run() {
@@ -313,8 +317,8 @@ final class SyncCycle {
                     generation, target.uptoOffset(), tx.operations(), delta.changedPorts().size(), took.toMillis());
         }
         compactAroundLargeRewrite(tx.kind(), tx.chars(), "after");
-        if (heap.grown()) {
-            compactHeap("the heap grew by half since the last compaction", "committed_mb", (int) heap.committedMb());
+        if (heapGrowth.grown()) {
+            compactHeap("the heap grew by half since the last compaction", "committed_mb", (int) (heap.committed() >> 20));
         }
         Optional<Duration> followUp = tx.result().nextDeferredWork().map(w -> {
             Duration d = Duration.between(end, w);
@@ -370,8 +374,8 @@ final class SyncCycle {
     /** A full collection, logged with its reason, the size that called for it, and its duration; {@link HeapGrowth}'s bound starts again. */
     private void compactHeap(String reason, String sizeField, int size) {
         long start = System.nanoTime();
-        System.gc();
-        heap.compacted();
+        heap.collect();
+        heapGrowth.compacted();
         LOG.info("decision=compact-heap reason=\"{}\" {}={} millis={}", reason, sizeField, size, (System.nanoTime() - start) / 1_000_000);
     }
 

@@ -35,7 +35,27 @@ final class EngineHarness implements AutoCloseable {
     final MemoryEventLog log;
     FakeBackend backend = new FakeBackend();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final FakeHeap heap = new FakeHeap();
     Engine engine;
+
+    /** A heap that grows only when a test says so, and that a collection brings down to {@link #AFTER_COLLECTION}. */
+    static final class FakeHeap implements Engine.Heap {
+        static final long MB = 1L << 20;
+        static final long AFTER_COLLECTION = 40 * MB;
+        long committed = 64 * MB;
+        int collections;
+
+        @Override
+        public long committed() {
+            return committed;
+        }
+
+        @Override
+        public void collect() {
+            collections++;
+            committed = AFTER_COLLECTION;
+        }
+    }
 
     EngineHarness() {
         this(null);
@@ -66,7 +86,7 @@ final class EngineHarness implements AutoCloseable {
     }
 
     Engine start(EngineOptions options) {
-        engine = Engine.start(new Engine.Wiring(log, backend, options, registry, clock, vts, vts, vts, Recorder.inline()));
+        engine = Engine.start(new Engine.Wiring(log, backend, options, registry, clock, vts, vts, vts, Recorder.inline(), heap));
         return engine;
     }
 

@@ -45,6 +45,34 @@ class EngineTest {
     }
 
     @Test
+    void aSyncAfterWhichTheHeapHasGrownByHalfCompactsItAndTheBoundStartsAgainFromThere() {
+        long mb = EngineHarness.FakeHeap.MB;
+        h.start(EngineHarness.options(Duration.ZERO, Duration.ofSeconds(30), 10_000));
+        h.bootstrap();
+        assertThat(h.backend.applied).hasSize(1);
+        assertThat(h.heap.collections).as("the first sync takes the size, 64 MB").isZero();
+        h.heap.committed = 96 * mb; // not past 64 + 32
+        h.append(slice("a", "10.0.1.1", "10.0.1.2").resourceVersion("2").observed());
+        h.advanceMillis(10);
+        assertThat(h.backend.applied).hasSize(2);
+        assertThat(h.heap.collections).isZero();
+        h.heap.committed = 97 * mb;
+        h.append(slice("a", "10.0.1.1", "10.0.1.3").resourceVersion("3").observed());
+        h.advanceMillis(10);
+        assertThat(h.backend.applied).hasSize(3);
+        assertThat(h.heap.collections).isEqualTo(1);
+        h.heap.committed = 60 * mb; // 40 MB after the collection: the bound is 60
+        h.append(slice("a", "10.0.1.1", "10.0.1.4").resourceVersion("4").observed());
+        h.advanceMillis(10);
+        assertThat(h.heap.collections).isEqualTo(1);
+        h.heap.committed = 61 * mb;
+        h.append(slice("a", "10.0.1.1", "10.0.1.5").resourceVersion("5").observed());
+        h.advanceMillis(10);
+        assertThat(h.backend.applied).hasSize(5);
+        assertThat(h.heap.collections).isEqualTo(2);
+    }
+
+    @Test
     void theEnginesOwnRecordsNeverTriggerASync() {
         h.start(EngineHarness.options(Duration.ofSeconds(1), Duration.ofSeconds(30), 10_000));
         h.bootstrap();
