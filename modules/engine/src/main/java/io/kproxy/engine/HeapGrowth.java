@@ -13,14 +13,14 @@ import java.util.function.LongSupplier;
  * runs for months under a cap sized for peaks (the DaemonSet's 320 MB).
  *
  * <p>So after each sync the sync thread asks {@link #grown()}: true when the committed heap
- * ({@link Engine.Heap#committed()}: {@link Runtime#totalMemory()}) has grown past half again (and at least {@value #MIN_GROWTH_MB}
- * MB) over its size after the last compaction, or after the first sync when none came yet; the
- * caller then collects at once, between two syncs, which bounds the heap near 1.5 times the
- * size it compacts to, at the cost of one full collection per that much growth (about 75 ms at
- * 1,000 Services, 420 ms at 10,000, where the bound sits just under the cap and the JVM would
- * have made that collection a little later). When a collection the JVM chose leaves the heap smaller, the bound follows it
- * down. Where the live data itself fills the heap (100,000 Services under their cap) the bound
- * is never reached. Confined to the sync thread.
+ * ({@link Engine.Heap#committed()}) has grown past half again (and at least
+ * {@value #MIN_GROWTH_MB} MB) over its size after the last compaction, or after the first sync
+ * when none came yet; the caller then collects at once, between two syncs. That bounds the heap
+ * near 1.5 times the size it compacts to, at the cost of one full collection per that much
+ * growth (about 75 ms at 1,000 Services; 420 ms at 10,000, where the bound sits just under the
+ * cap and the JVM would have made that collection a little later). When a collection the JVM
+ * chose leaves the heap smaller, the bound follows it down. Where the live data itself fills the
+ * heap (100,000 Services under their cap) the bound is never reached. Confined to the sync thread.
  */
 final class HeapGrowth {
 

@@ -43,7 +43,7 @@ public final class NftablesProvider implements BackendProvider {
         if ("libnftables".equals(System.getProperty(CLIENT_PROPERTY))) {
             NftExecutor executor = NftExecutors.open(netns);
             LOG.info("nftables client={} reason=property netns={}", executor.kind(), netns.orElse("-"));
-            return new NftBackend(new NftKernelPort(executor), conntrack, Optional.of(reader(executor)), executor);
+            return throughNft(executor, conntrack);
         }
         NfTablesClient client;
         try {
@@ -51,7 +51,7 @@ public final class NftablesProvider implements BackendProvider {
         } catch (NfTablesException e) {
             NftExecutor executor = NftExecutors.open(netns);
             LOG.warn("nftables client={} reason=\"netlink socket unavailable: {}\"", executor.kind(), e.getMessage());
-            return new NftBackend(new NftKernelPort(executor), conntrack, Optional.of(reader(executor)), executor);
+            return throughNft(executor, conntrack);
         }
         // The fallback runs only the transactions the netlink writer cannot express: it is opened
         // (libnftables loaded, or nft found) at the first one, not at every start.
@@ -62,6 +62,11 @@ public final class NftablesProvider implements BackendProvider {
                 // both closed
             }
         });
+    }
+
+    /** Everything through {@code executor} (libnftables, or {@code nft -f}): writes and table reads. */
+    private static Backend throughNft(NftExecutor executor, ConntrackCleaner conntrack) {
+        return new NftBackend(new NftKernelPort(executor), conntrack, Optional.of(reader(executor)), executor);
     }
 
     @Override
