@@ -30,9 +30,20 @@ final class MockApi implements AutoCloseable {
         client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory()).build();
     }
 
+    /**
+     * Closes the client, then the server. The mock server's shutdown waits 10 s for its open
+     * connections; a watch's WebSocket that the JDK client is still closing can outlast that (seen
+     * once in CI, after every assertion of the test had passed). That teardown race of the mock
+     * library is reported on standard error, not as the test's failure: the port and the
+     * server's threads belong to this test JVM, which ends with the run.
+     */
     @Override
     public void close() {
         client.close();
-        server.shutdown();
+        try {
+            server.shutdown();
+        } catch (IllegalStateException e) {
+            System.err.println("MockApi: the mock server did not close within its shutdown wait: " + e);
+        }
     }
 }
