@@ -31,6 +31,7 @@ import io.kproxy.listen.Limits;
 import io.kproxy.source.kube.EventRecorder;
 import io.kproxy.source.kube.EventRecorderOptions;
 import io.kproxy.source.kube.KnownObjects;
+import io.kproxy.source.kube.ResumePoint;
 import io.kproxy.source.kube.KubeSource;
 import io.kproxy.source.kube.KubeSourceOptions;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -190,6 +191,8 @@ final class Agent implements AutoCloseable {
         journal.openProblems().stream().filter(p -> p.firstOffset() >= 0 && p.kind() != JournalProblem.Kind.TORN_TAIL).forEach(p ->
                 LOG.error("decision=continue reason=\"the journal lost records; the state is folded from the intact ones and the relist "
                         + "corrects it\" kind={} file={} firstOffset={} lastOffset={}", p.kind(), p.file(), p.firstOffset(), p.lastOffset()));
+        // Read and removed before this run appends anything, whatever the event log (docs/operations.md, "Restart").
+        ResumePoint resume = SourceResumeFile.take(dir, journal.nextOffset(), journal.openProblems().isEmpty());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         EventLog log = new MeteredEventLog(journal, registry, EngineClock.system(), () -> sizeOf(dir));
         long configOffset = log.append(EngineOptions.SOURCE, new ConfigRecorded(resolved.node(), ConfigTrees.toTree(config))).join();
@@ -231,8 +234,13 @@ final class Agent implements AutoCloseable {
                     dir, topic.options().topic());
             return;
         }
-        KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster());
-        KubeSource source = own(KubeSource.create(options, log, known));
+        KnownObjects known = KnownObjectsFromState.read(log, engine.state().cluster(), resume);
+        KubeSource source = KubeSource.create(options, log, known);
+        // Closed before the engine and the journal: once it has appended everything, where its watches stopped is kept for the next start.
+        own(() -> {
+            source.close();
+            SourceResumeFile.write(dir, source.resumePoint(), log.nextOffset());
+        });
         SourceMetrics sourceMetrics = new SourceMetrics(registry);
         engine.health().sourceConnected(false);
         source.addListener(s -> {

@@ -13,6 +13,7 @@ import io.kproxy.model.Json;
 import io.kproxy.model.ServiceRef;
 import io.kproxy.source.kube.KnownObjects;
 import io.kproxy.source.kube.ObjectFingerprint;
+import io.kproxy.source.kube.ResumePoint;
 import io.kproxy.state.ClusterState;
 import io.kproxy.state.Origin;
 import java.util.EnumMap;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * initial list (consecutive records) cost one read per page. An object whose record retention
  * removed, or one the fold does not keep (a slice without the {@code kubernetes.io/service-name}
  * label), is left out: the source then records it once more, which is noise, never a wrong
- * state. Blocks on the log's I/O.
+ * state. The {@code default/kubernetes} Service's uid comes along, and with it the point where
+ * the previous run's watches stopped, if any: the source resumes them there when the API server
+ * is the same (docs/operations.md, "Restart"). Blocks on the log's I/O.
  */
 final class KnownObjectsFromState {
 
@@ -46,7 +49,11 @@ final class KnownObjectsFromState {
     private KnownObjectsFromState() {
     }
 
-    static KnownObjects read(EventLog log, ClusterState cluster) {
+    /** The {@code default/kubernetes} Service's key: its uid names the cluster. */
+    private static final String API_SERVICE = "default/kubernetes";
+
+    static KnownObjects read(EventLog log, ClusterState cluster, ResumePoint resume) {
+        String apiServiceUid = "";
         TreeMap<Long, Wanted> wanted = new TreeMap<>();
         for (ServiceRef svc : cluster.services()) {
             cluster.serviceOrigin(svc).ifPresent(o -> wanted.put(o.offset(), new Wanted(ResourceKind.SERVICE, svc.toString())));
@@ -81,6 +88,9 @@ final class KnownObjectsFromState {
             Json.Obj object = e == null ? null : observed(e);
             if (object != null) {
                 objects.get(w.getValue().kind()).put(w.getValue().key(), ObjectFingerprint.of(object));
+                if (w.getValue().kind() == ResourceKind.SERVICE && w.getValue().key().equals(API_SERVICE)) {
+                    apiServiceUid = object.object("metadata").string("uid").orElse("");
+                }
             }
         }
         Set<ResourceKind> synced = EnumSet.noneOf(ResourceKind.class);
@@ -99,7 +109,7 @@ final class KnownObjectsFromState {
         LOG.info("decision=known-objects services={} slices={} node={} service_cidrs={} unreadable={}",
                 objects.get(ResourceKind.SERVICE).size(), objects.get(ResourceKind.ENDPOINT_SLICE).size(),
                 objects.get(ResourceKind.NODE).size(), objects.get(ResourceKind.SERVICE_CIDR).size(), unreadable);
-        return KnownObjects.of(objects, synced);
+        return KnownObjects.of(objects, synced).resumingAt(apiServiceUid, resume);
     }
 
     /** The object of an observation; null for any other record (a Node's origin may be its NodeDeleted). */

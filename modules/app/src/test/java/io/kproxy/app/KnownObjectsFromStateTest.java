@@ -12,6 +12,8 @@ import io.kproxy.model.Json;
 import io.kproxy.model.NodeName;
 import io.kproxy.source.kube.KnownObjects;
 import io.kproxy.source.kube.LogScan;
+import io.kproxy.source.kube.ResumePoint;
+import java.util.Map;
 import io.kproxy.state.FoldedState;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
@@ -47,7 +49,7 @@ class KnownObjectsFromStateTest {
         for (Envelope e : log.read(0, Integer.MAX_VALUE)) {
             state = state.apply(e).state();
         }
-        KnownObjects fromState = KnownObjectsFromState.read(log, state.cluster());
+        KnownObjects fromState = KnownObjectsFromState.read(log, state.cluster(), ResumePoint.NONE);
         KnownObjects scanned = LogScan.read(log);
         for (ResourceKind k : ResourceKind.values()) {
             assertThat(fromState.objects(k)).as(k.name()).isEqualTo(scanned.objects(k));
@@ -57,5 +59,30 @@ class KnownObjectsFromStateTest {
         assertThat(fromState.objects(ResourceKind.SERVICE).get("ns/s7").resourceVersion()).isEqualTo("900");
         assertThat(fromState.objects(ResourceKind.SERVICE_CIDR)).containsOnlyKeys("kubernetes");
         assertThat(fromState.synced(ResourceKind.SERVICE_CIDR)).isTrue();
+        assertThat(fromState.apiServiceUid()).as("no default/kubernetes in this log").isEmpty();
+        assertThat(fromState.resumePoint()).isEqualTo(ResumePoint.NONE);
+    }
+
+    @Test
+    void carriesTheApiServicesUidAndTheResumePoint() {
+        MemoryEventLog log = new MemoryEventLog();
+        Json.Obj apiService = ServiceFixture.service("default", "kubernetes").clusterIP("172.30.0.1").port("https", 443, "TCP")
+                .resourceVersion("3").build();
+        Json.Obj meta = apiService.object("metadata");
+        log.append("t", new io.kproxy.events.ServiceObserved(new io.kproxy.model.ServiceRef("default", "kubernetes"), "3",
+                apiService.with("metadata", meta.with("uid", Json.of("8d3f7c52-0a6e-4c1b-9f55-2c1e0b7d9a11"))))).join();
+        log.append("t", new SourceSynced(ResourceKind.SERVICE, "4")).join();
+        FoldedState state = FoldedState.initial();
+        for (Envelope e : log.read(0, Integer.MAX_VALUE)) {
+            state = state.apply(e).state();
+        }
+        ResumePoint point = new ResumePoint("https://10.0.0.1:6443", Map.of(ResourceKind.SERVICE, "4"));
+
+        KnownObjects known = KnownObjectsFromState.read(log, state.cluster(), point);
+
+        assertThat(known.apiServiceUid()).isEqualTo("8d3f7c52-0a6e-4c1b-9f55-2c1e0b7d9a11");
+        assertThat(known.resumePoint()).isEqualTo(point);
+        assertThat(known.objects(ResourceKind.SERVICE)).containsOnlyKeys("default/kubernetes");
+        assertThat(known.synced(ResourceKind.SERVICE)).isTrue();
     }
 }

@@ -47,6 +47,13 @@ final class AgentRestart {
                 }
             }
         }
+        for (String line : Files.readAllLines(log)) {
+            // how the source came back: watches resumed from the journal's position, or lists
+            if (line.contains("decision=resume-point") || line.contains("decision=resumed") || line.contains("decision=listed")
+                    || line.contains("decision=list-all") || line.contains("after=resume")) {
+                System.out.println("  " + line.substring(line.indexOf("level=")));
+            }
+        }
         List<Long> ms = new ArrayList<>(j.latencies().stream().map(Duration::toMillis).toList());
         Collections.sort(ms);
         System.out.printf("  then network programming latency over %d changes: p50 %d ms, p99 %d ms, max %d ms%n", ms.size(),

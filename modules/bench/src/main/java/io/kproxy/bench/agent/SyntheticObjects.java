@@ -66,6 +66,17 @@ public final class SyntheticObjects {
         return b.build();
     }
 
+    /**
+     * The {@code default/kubernetes} Service every API server keeps for itself (the first address
+     * of the range, port 443, no EndpointSlice here): a restarted agent resumes its watches only
+     * where this Service's uid is the one its journal holds (docs/operations.md, "Restart").
+     */
+    static Service apiService() {
+        return new ServiceBuilder().withNewMetadata().withNamespace("default").withName("kubernetes").endMetadata()
+                .withNewSpec().withType("ClusterIP").withClusterIP("172.30.0.1").withClusterIPs("172.30.0.1")
+                .addNewPort().withName("https").withPort(443).withProtocol("TCP").endPort().endSpec().build();
+    }
+
     static Node node() {
         return new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().withNewStatus().addNewAddress().withType("InternalIP")
                 .withAddress("192.168.0.2").endAddress().endStatus().build();

@@ -25,6 +25,47 @@ public interface KnownObjects {
     /** Whether the log holds a {@code SourceSynced} barrier for {@code kind}. */
     boolean synced(ResourceKind kind);
 
+    /**
+     * The {@code metadata.uid} of the {@code default/kubernetes} Service as the log holds it, ""
+     * when it holds none. The API server creates that Service with the cluster and keeps it for
+     * the cluster's life, so a restart resumes watches only where the API server's own has the
+     * same uid (docs/operations.md, "Restart").
+     */
+    default String apiServiceUid() {
+        return "";
+    }
+
+    /** Where the previous process's watches stopped ({@link ResumePoint#NONE} by default: every kind is listed). */
+    default ResumePoint resumePoint() {
+        return ResumePoint.NONE;
+    }
+
+    /** These known objects with {@code uid} as the {@code default/kubernetes} Service's and {@code point} to resume at. */
+    default KnownObjects resumingAt(String uid, ResumePoint point) {
+        KnownObjects base = this;
+        return new KnownObjects() {
+            @Override
+            public Map<String, ObjectFingerprint> objects(ResourceKind kind) {
+                return base.objects(kind);
+            }
+
+            @Override
+            public boolean synced(ResourceKind kind) {
+                return base.synced(kind);
+            }
+
+            @Override
+            public String apiServiceUid() {
+                return uid;
+            }
+
+            @Override
+            public ResumePoint resumePoint() {
+                return point;
+            }
+        };
+    }
+
     /** A log with nothing in it: the first start of a proxy. */
     static KnownObjects empty() {
         return of(Map.of(), Set.of());

@@ -12,6 +12,7 @@ import io.kproxy.source.kube.internal.KindLedger;
 import io.kproxy.source.kube.internal.KindSpec;
 import io.kproxy.source.kube.internal.KindWatch;
 import io.kproxy.source.kube.internal.RawObject;
+import io.kproxy.source.kube.internal.RawObject.RawService;
 import io.kproxy.source.kube.internal.Reachability;
 import io.kproxy.source.kube.internal.Redactor;
 import io.kproxy.source.kube.internal.RequestObserver;
@@ -21,7 +22,11 @@ import io.kproxy.source.kube.internal.Watchdog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,7 +46,12 @@ import org.slf4j.LoggerFactory;
  *       {@link KnownObjects} the log already holds: only new or changed objects are appended,
  *       vanished ones become deletes with {@code finalStateUnknown=true}, and a barrier follows
  *       ({@code SourceSynced} on a kind's first sync ever, {@code SourceRelisted} on a restart
- *       that found differences; nothing at all on a restart that found none).</li>
+ *       that found differences; nothing at all on a restart that found none). A restart given
+ *       the previous process's {@link ResumePoint} resumes the watches of Services and
+ *       EndpointSlices there instead of listing them, when the API server is the same one
+ *       (its address, and the uid of its {@code default/kubernetes} Service as the log holds it)
+ *       and still has those versions; otherwise they are listed as above
+ *       (docs/operations.md, "Restart").</li>
  *   <li>fabric8 resumes watches after a disconnect and relists after a 410 Gone; each relist
  *       ends with {@code SourceRelisted}. A watchdog forces a relist when a watch stays closed
  *       (a plain HTTP 410 on reconnect, which fabric8 retries forever), after client-go's backoff
@@ -59,6 +69,11 @@ import org.slf4j.LoggerFactory;
 public final class KubeSource implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KubeSource.class);
+    /** The kinds whose watches a restart may resume: the large ones (a Node and the ServiceCIDRs are a list of a few objects). */
+    private static final Set<ResourceKind> RESUMABLE = EnumSet.of(ResourceKind.SERVICE, ResourceKind.ENDPOINT_SLICE);
+    /** The Service every API server creates for itself; its uid names the cluster. */
+    private static final String API_SERVICE_NAMESPACE = "default";
+    private static final String API_SERVICE_NAME = "kubernetes";
 
     private final KubeSourceOptions options;
     private final SourceStats stats;
@@ -73,11 +88,13 @@ public final class KubeSource implements AutoCloseable {
     private final ScheduledExecutorService monitor;
     private final ExecutorService relister;
     private final CompletableFuture<Void> synced;
+    private final KnownObjects known;
     private boolean started;
     private boolean closed;
 
     private KubeSource(KubeSourceOptions options, EventLog log, KnownObjects known, Clock clock, boolean everyNode) {
         this.options = options;
+        this.known = known;
         this.stats = new SourceStats(clock);
         this.queue = new AppendQueue(log, options.sourceName(), options.queueCapacity(), options.appendBatch(),
                 options.appendBackoffInitial(), options.appendBackoffMax(), stats);
@@ -173,20 +190,104 @@ public final class KubeSource implements AutoCloseable {
         return "address=" + s.server() + " auth=\"" + s.authentication() + "\" origin=\"" + s.origin() + "\"";
     }
 
-    /** Starts the appender, the four informers and the watchdog; returns at once. */
+    /**
+     * Starts the appender, the four informers (or, for the kinds it resumes, their watches: on a
+     * thread of their own, after one request that checks the API server's identity) and the
+     * watchdog; returns at once.
+     */
     public synchronized void start() {
         if (started || closed) {
             throw new IllegalStateException(closed ? "source is closed" : "source already started");
         }
         started = true;
         queue.start();
+        Map<KindWatch<?>, String> resume = resumable();
         for (KindWatch<?> w : watches) {
-            w.start(KindLedger.Origin.START);
+            if (!resume.containsKey(w)) {
+                w.start(KindLedger.Origin.START);
+            }
+        }
+        if (!resume.isEmpty()) {
+            Thread.ofVirtual().name("kproxy-source-resume").start(() -> resume(resume));
         }
         long tick = options.watchdogTick().toMillis();
         monitor.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
         LOG.info("decision=start-source node={} source={} page_size={}", options.nodeName(), options.sourceName(),
                 options.listPageSize());
+    }
+
+    /** The kinds to resume, with their versions: none unless the point is from this API server and the log has synced them. */
+    private Map<KindWatch<?>, String> resumable() {
+        ResumePoint point = known.resumePoint();
+        Map<KindWatch<?>, String> resume = new java.util.LinkedHashMap<>();
+        if (point.versions().isEmpty()) {
+            return resume;
+        }
+        String why = "";
+        if (!point.server().equals(settings.server())) {
+            why = "another-api-server";
+        } else if (known.apiServiceUid().isEmpty()) {
+            why = "no-api-service-in-log";
+        }
+        for (KindWatch<?> w : watches) {
+            String version = point.version(w.kind());
+            if (RESUMABLE.contains(w.kind()) && !version.isEmpty() && known.synced(w.kind()) && why.isEmpty()) {
+                resume.put(w, version);
+            }
+        }
+        if (!why.isEmpty()) {
+            LOG.info("decision=list-all reason={} resume_server={} server={}", why, point.server(), settings.server());
+        }
+        return resume;
+    }
+
+    /**
+     * Resumes the watches of {@code resume} where the API server is the one the log's
+     * {@code default/kubernetes} Service came from (one list of that Service); lists them
+     * otherwise, or when that request fails. Runs on its own thread.
+     */
+    private void resume(Map<KindWatch<?>, String> resume) {
+        String uid;
+        try {
+            uid = client.resources(RawService.class).inNamespace(API_SERVICE_NAMESPACE).withField("metadata.name", API_SERVICE_NAME)
+                    .list().getItems().stream().map(s -> s.json().object("metadata").string("uid").orElse(""))
+                    .findFirst().orElse("");
+        } catch (RuntimeException e) {
+            uid = "";
+            LOG.info("decision=list-all reason=api-service-unread error=\"{}\"", Redactor.scrub(e.getMessage()));
+        }
+        boolean same = !uid.isEmpty() && uid.equals(known.apiServiceUid());
+        if (!same && !uid.isEmpty()) {
+            LOG.warn("decision=list-all reason=another-cluster api_service_uid={} in_log={}", uid, known.apiServiceUid());
+        }
+        for (Map.Entry<KindWatch<?>, String> r : resume.entrySet()) {
+            if (same) {
+                r.getKey().resume(r.getValue());
+            } else {
+                r.getKey().start(KindLedger.Origin.START);
+            }
+        }
+    }
+
+    /**
+     * Where this source's watches stopped, for the next start of the same node to resume them
+     * (see {@link ResumePoint}); {@link ResumePoint#NONE} unless it is closed and every event it
+     * queued is in the log.
+     */
+    public ResumePoint resumePoint() {
+        synchronized (this) {
+            if (!closed || !queue.drained()) {
+                return ResumePoint.NONE;
+            }
+        }
+        Map<ResourceKind, String> versions = new EnumMap<>(ResourceKind.class);
+        for (KindWatch<?> w : watches) {
+            String position = w.ledger().position();
+            if (RESUMABLE.contains(w.kind()) && !position.isEmpty()) {
+                versions.put(w.kind(), position);
+            }
+        }
+        return new ResumePoint(settings.server(), versions);
     }
 
     private void tick() {

@@ -54,6 +54,7 @@ final class ScriptedApiServer implements AutoCloseable {
     private final Map<String, AtomicInteger> pagedLists = new ConcurrentHashMap<>();
     private final List<TrackedWatch> watches = new CopyOnWriteArrayList<>();
     private final Map<String, String> lastWatchQuery = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> lists = new ConcurrentHashMap<>();
     private volatile String requiredToken = "";
     private KubernetesMockServer server;
     private int port;
@@ -115,6 +116,11 @@ final class ScriptedApiServer implements AutoCloseable {
     /** The query of the last watch request on {@code resource} ("" if none). */
     public String lastWatchQuery(String resource) {
         return lastWatchQuery.getOrDefault(resource, "");
+    }
+
+    /** The queries of every list request (a GET that is not a watch) on {@code resource}, in order. */
+    public List<String> listQueries(String resource) {
+        return List.copyOf(lists.getOrDefault(resource, List.of()));
     }
 
     /** Open watches on {@code resource} stop receiving events (the events are lost to them). */
@@ -236,6 +242,9 @@ final class ScriptedApiServer implements AutoCloseable {
                 TrackedWatch tracked = new TrackedWatch(resource, inner.getWebSocketListener());
                 watches.add(tracked);
                 return new MockResponse().withWebSocketUpgrade(tracked);
+            }
+            if (get) {
+                lists.computeIfAbsent(resource, k -> new CopyOnWriteArrayList<>()).add(query);
             }
             if (get && query.contains("limit=")) {
                 return page(request, resource);

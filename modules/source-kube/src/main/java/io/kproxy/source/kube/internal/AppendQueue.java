@@ -51,6 +51,7 @@ public final class AppendQueue implements AutoCloseable {
     private final Thread thread;
     private volatile boolean accepting = true;
     private volatile long drainDeadlineNanos = Long.MAX_VALUE;
+    private volatile boolean drained;
 
     public AppendQueue(EventLog log, String source, int capacity, int batch, Duration backoffInitial,
                        Duration backoffMax, SourceStats stats) {
@@ -124,6 +125,7 @@ public final class AppendQueue implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         int left = items.size() + queue.size();
+        drained = left == 0 && !stats.hasFailed() && !Thread.currentThread().isInterrupted();
         if (left > 0) {
             LOG.info("decision=stop-appending pending={} reason=source-closing note=the-next-start-relists-them", left);
         }
@@ -222,6 +224,14 @@ public final class AppendQueue implements AutoCloseable {
     @Override
     public void close() {
         close(Duration.ofSeconds(5));
+    }
+
+    /**
+     * Whether the appender has stopped with every event queued before it durable (none left
+     * behind, the log never failed). False while it runs, and after a close that left events.
+     */
+    public boolean drained() {
+        return drained && !thread.isAlive();
     }
 
     public void close(Duration drain) {

@@ -32,6 +32,14 @@ import org.slf4j.LoggerFactory;
  * generation (410 Gone, a failed watch) ends with {@link SourceRelisted}. Callbacks of a
  * replaced generation are ignored: the next generation's list recovers whatever they carried.
  *
+ * <p>A restart may instead resume the kind's watch at the position the previous process stopped
+ * at ({@link #resumeGeneration}): no list, so no barrier and no vanished keys; the events the
+ * watch replays are compared with what the log holds like any other. The ledger keeps that
+ * position ({@link #position()}): the resourceVersion of the last watch event or list end whose
+ * event, if any, was queued, so that every event of the kind up to it is in the log once the
+ * queue has drained. A list's items do not move it (they come in key order, not in version
+ * order), and an event the queue refused (the source stopping) loses it.
+ *
  * <p>Thread-safe: every method holds the ledger's lock, including while {@link EventSink#emit}
  * blocks on a full queue, which keeps each kind's events in callback order.
  */
@@ -40,7 +48,7 @@ public final class KindLedger {
     private static final Logger LOG = LoggerFactory.getLogger(KindLedger.class);
 
     /** Why a generation started. */
-    public enum Origin { START, WATCHDOG }
+    public enum Origin { START, WATCHDOG, RESUME }
 
     /** One informer's lifetime; opaque to callers. */
     public static final class Generation {
@@ -62,6 +70,8 @@ public final class KindLedger {
     private boolean everSynced;
     private Generation generation;
     private volatile boolean listing;   // the current generation's, readable without the lock
+    private String position = "";
+    private boolean positionLost;
 
     public KindLedger(ResourceKind kind, Map<String, ObjectFingerprint> known, boolean knownSynced, EventSink sink,
                       SourceStats stats) {
@@ -81,6 +91,47 @@ public final class KindLedger {
         generation = new Generation(origin);
         listing = true;
         return generation;
+    }
+
+    /**
+     * Starts a generation that resumes a watch at {@code resourceVersion} instead of listing: the
+     * kind counts as listed, and its position starts there. Callbacks of the previous generation
+     * are ignored from now on.
+     */
+    public synchronized Generation resumeGeneration(String resourceVersion) {
+        generation = new Generation(Origin.RESUME);
+        generation.listed = true;
+        generation.seen = null;
+        listing = false;
+        position = resourceVersion;
+        return generation;
+    }
+
+    /** Whether {@code g} is still the current generation. */
+    public synchronized boolean current(Generation g) {
+        return g == generation;
+    }
+
+    /**
+     * The resumed watch of {@code g} is open: the kind's first list counts as durable once what
+     * was queued before is (there is nothing to compare; the watch replays what changed).
+     */
+    public synchronized void resumed(Generation g) throws InterruptedException {
+        if (g != generation) {
+            return;
+        }
+        LOG.info("decision=resumed kind={} resource_version={} objects={}", kind, position, current.size());
+        sink.afterDurable(() -> firstListDurable.complete(null));
+    }
+
+    /**
+     * Where a later process may resume this kind's watch: every event of the kind up to this
+     * resourceVersion has been queued (or was already in the log); "" when unknown (nothing
+     * watched yet, or an event was refused while the source stopped). Meaningful as a resume
+     * point only once the queue has drained.
+     */
+    public synchronized String position() {
+        return positionLost ? "" : position;
     }
 
     /** Whether the current generation is between the start of a list and its end. Never blocks. */
@@ -122,6 +173,7 @@ public final class KindLedger {
         }
         ObjectFingerprint fp = ObjectFingerprint.of(trimmed);
         if (fp.equals(current.get(key))) {
+            advance(fp.resourceVersion(), true);
             return;
         }
         ClusterEvent event;
@@ -129,11 +181,23 @@ public final class KindLedger {
             event = Observations.observed(kind, trimmed);
         } catch (InvalidValueException e) {
             skip(key, e);
+            advance(fp.resourceVersion(), true);
             return;
         }
-        if (sink.emit(event)) {
+        boolean queued = sink.emit(event);
+        if (queued) {
             current.put(key, fp);
             g.changes++;
+        }
+        advance(fp.resourceVersion(), queued);
+    }
+
+    /** A watch event at {@code rv} was handled ({@code queued}: nothing of it was refused). Lists' items do not count. */
+    private void advance(String rv, boolean queued) {
+        if (!queued) {
+            positionLost = true;
+        } else if (!listing && !rv.isEmpty()) {
+            position = rv;
         }
     }
 
@@ -144,7 +208,8 @@ public final class KindLedger {
         }
         stats.eventReceived();
         String key = Observations.key(kind, lastState);
-        emitDelete(g, key, KubeObjects.resourceVersion(lastState), finalStateUnknown);
+        String rv = KubeObjects.resourceVersion(lastState);
+        advance(rv, emitDelete(g, key, rv, finalStateUnknown));
     }
 
     /** A list finished at {@code resourceVersion} ("" or null when the server gave none). */
@@ -166,13 +231,16 @@ public final class KindLedger {
             g.seen = null;
             vanished.sort(null);
             for (String key : vanished) {
-                emitDelete(g, key, current.get(key).resourceVersion(), true);
+                if (!emitDelete(g, key, current.get(key).resourceVersion(), true)) {
+                    positionLost = true;
+                }
             }
             firstListBarrier(g, rv);
         } else {
             stats.relisted(false);
             emitRelisted(rv);
         }
+        advance(rv, true);
         LOG.info("decision=listed kind={} resource_version={} objects={} origin={} changes={}", kind, rv, current.size(),
                 g.origin, g.changes);
     }
@@ -181,7 +249,7 @@ public final class KindLedger {
         switch (g.origin) {
             case START -> {
                 if (!everSynced) {
-                    sink.emit(new SourceSynced(kind, rv));
+                    barrier(new SourceSynced(kind, rv));
                     everSynced = true;
                 } else if (g.changes > 0) {
                     emitRelisted(rv);
@@ -192,31 +260,41 @@ public final class KindLedger {
                 if (everSynced) {
                     emitRelisted(rv);
                 } else {
-                    sink.emit(new SourceSynced(kind, rv));
+                    barrier(new SourceSynced(kind, rv));
                     everSynced = true;
                 }
             }
+            case RESUME -> throw new IllegalStateException("a resumed watch has no list");
         }
         sink.afterDurable(() -> firstListDurable.complete(null));
     }
 
     private void emitRelisted(String rv) throws InterruptedException {
-        sink.emit(new SourceRelisted(kind, rv, Set.copyOf(current.keySet())));
+        barrier(new SourceRelisted(kind, rv, Set.copyOf(current.keySet())));
     }
 
-    private void emitDelete(Generation g, String key, String rv, boolean finalStateUnknown) throws InterruptedException {
+    private void barrier(ClusterEvent event) throws InterruptedException {
+        if (!sink.emit(event)) {
+            positionLost = true;
+        }
+    }
+
+    /** @return false when the queue refused the delete (the source is stopping) */
+    private boolean emitDelete(Generation g, String key, String rv, boolean finalStateUnknown) throws InterruptedException {
         ClusterEvent event;
         try {
             event = Observations.deleted(kind, key, knownVersion("delete", key, rv), finalStateUnknown);
         } catch (InvalidValueException e) {
             current.remove(key);
             skip(key, e);
-            return;
+            return true;
         }
         if (sink.emit(event)) {
             current.remove(key);
             g.changes++;
+            return true;
         }
+        return false;
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.kproxy.source.kube.internal;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.kproxy.events.ResourceKind;
 import io.kproxy.model.NodeName;
 import io.kproxy.source.kube.internal.RawObject.RawEndpointSlice;
@@ -16,14 +16,14 @@ import java.util.function.Supplier;
  * {@link RawObject} class (JSON trees, not fabric8's typed model). Immutable.
  *
  * @param kind       the kind recorded in events
- * @param informable the filtered resource to inform on, for a client
+ * @param informable the filtered resource to inform on (or to watch from a resourceVersion), for a client
  * @param empty      a new, empty object of the kind (what the informer's reduced store hands back)
  * @param whenAbsent "" for a kind every API server serves; for one it may not serve (it answers
  *                   404), what the node does instead, for the log line that says so once. An
  *                   absent kind never holds {@code KubeSource#synced()} back; its informer keeps
  *                   retrying and records the kind once the API server serves it.
  */
-public record KindSpec<T extends RawObject>(ResourceKind kind, Function<KubernetesClient, Informable<T>> informable,
+public record KindSpec<T extends RawObject>(ResourceKind kind, Function<KubernetesClient, FilterWatchListDeletable<T, ?, ?>> informable,
         Supplier<T> empty, String whenAbsent) {
 
     public KindSpec {

@@ -1,6 +1,12 @@
 package io.kproxy.source.kube.internal;
 
+import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.internal.AbstractWatchManager;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kproxy.events.ResourceKind;
@@ -30,7 +36,14 @@ import org.slf4j.LoggerFactory;
  * {@link #settled() settled} so that it holds no sync back, and is retried quietly (DEBUG) with
  * fabric8's backoff: an API server upgraded later is picked up without a restart, and its first
  * list is logged at INFO. A 403 for such a kind (RBAC from before it was watched) is warned
- * about like any 403 and settles the kind too. Thread-safe.
+ * about like any 403 and settles the kind too.
+ *
+ * <p>A restart may {@link #resume} the kind's watch where the previous process stopped instead
+ * of listing (docs/operations.md, "Restart"): a plain fabric8 watch from that resourceVersion,
+ * which fabric8 keeps open across the API server's routine closes (from the last version it
+ * saw, bookmarks included). Any way it ends (a 410 Gone when the version has left the API
+ * server's watch cache, a refused request, any other error) hands the kind to an informer, which
+ * lists and compares as on any start. Thread-safe.
  */
 public final class KindWatch<T extends RawObject> implements WatchedKind {
 
@@ -51,6 +64,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     private boolean absentSaid;          // guarded by episodeLock
     private final CompletableFuture<Void> absent = new CompletableFuture<>();
     private volatile SharedIndexInformer<T> informer;   // written under this object's lock
+    private volatile Watch resumed;                      // the same; null once an informer runs
     private volatile boolean closed;
 
     /** @param client the source's current client (a new one after a half-open connection; see {@link Watchdog}) */
@@ -109,6 +123,10 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         if (informer != null) {
             informer.stop();
         }
+        if (resumed != null) {
+            resumed.close();
+            resumed = null;
+        }
         SharedIndexInformer<T> next = spec.informable().apply(client.get()).withLimit(pageSize).runnableInformer(0);
         // Keys and versions only: the source keeps no objects (see KeyVersionStore).
         next.itemStore(new KeyVersionStore<>(spec.empty()));
@@ -146,6 +164,52 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
                         reachability.address(), failure.reason(), failure.detail());
             }
         });
+    }
+
+    /**
+     * Resumes the kind's watch at {@code resourceVersion} (the previous process's position)
+     * without listing, unless a generation has started meanwhile. Blocks until the API server has
+     * accepted or refused the watch; refused, the kind is listed as on any start
+     * ({@link #start}). Once it is open, the kind is {@link #settled()} as soon as what was
+     * queued before is durable.
+     */
+    public void resume(String resourceVersion) {
+        KindLedger.Generation generation;
+        synchronized (this) {
+            if (closed || informer != null || resumed != null) {
+                return;
+            }
+            generation = ledger.resumeGeneration(resourceVersion);
+        }
+        LOG.info("decision=resume-watch kind={} from_resource_version={}", spec.kind(), resourceVersion);
+        ListOptions options = new ListOptionsBuilder().withResourceVersion(resourceVersion).withAllowWatchBookmarks(true).build();
+        Watch watch;
+        try {
+            watch = spec.informable().apply(client.get()).watch(options, new Resumed(generation));
+        } catch (RuntimeException e) {
+            listInstead(generation, ApiFailure.of(e), "resume-refused");
+            return;
+        }
+        synchronized (this) {
+            if (closed || !ledger.current(generation)) {
+                watch.close();
+                return;
+            }
+            resumed = watch;
+        }
+        run("resume", () -> ledger.resumed(generation));
+    }
+
+    /** The resumed watch of {@code generation} ended or was refused: an informer lists the kind, unless something newer runs. */
+    private void listInstead(KindLedger.Generation generation, ApiFailure failure, String why) {
+        synchronized (this) {
+            if (closed || !ledger.current(generation)) {
+                return;
+            }
+        }
+        LOG.info("decision=relist kind={} reason={} after={} detail=\"{}\"", spec.kind(), failure.reason(), why,
+                Redactor.scrub(failure.detail()));
+        start(KindLedger.Origin.START);
     }
 
     private void failed(ApiFailure failure, boolean started) {
@@ -209,6 +273,11 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
     /** Whether the current informer's watch is open. Never blocks (state() relies on it). */
     @Override
     public boolean isWatching() {
+        Watch watch = resumed;
+        if (watch != null) {
+            // fabric8's watch manager knows whether its current request is open; any other Watch is taken as open
+            return !(watch instanceof AbstractWatchManager<?> manager) || manager.isWatching();
+        }
         SharedIndexInformer<T> current = informer;
         try {
             return current != null && current.isWatching();
@@ -224,6 +293,50 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         closed = true;
         if (informer != null) {
             informer.stop();
+        }
+        if (resumed != null) {
+            resumed.close();
+        }
+    }
+
+    /** Runs one callback's step: a bad object is skipped and reported, never allowed to stop the watch. */
+    private void run(String what, Step step) {
+        try {
+            step.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            LOG.info("decision=abandon-callback kind={} callback={} reason=interrupted", spec.kind(), what);
+        } catch (RuntimeException e) {
+            stats.skipped();
+            stats.error(spec.kind() + " " + what + " not recorded: " + Redactor.scrub(e.getMessage()));
+            LOG.warn("decision=skip-callback kind={} callback={} error=\"{}\"", spec.kind(), what, Redactor.scrub(e.toString()));
+        }
+    }
+
+    /** A resumed watch's callbacks; fabric8 calls them serially, in order. */
+    private final class Resumed implements Watcher<T> {
+        private final KindLedger.Generation generation;
+
+        Resumed(KindLedger.Generation generation) {
+            this.generation = generation;
+        }
+
+        @Override
+        public void eventReceived(Action action, T obj) {
+            switch (action) {
+                case ADDED, MODIFIED -> run("watch", () -> ledger.observed(generation, obj.json()));
+                case DELETED -> run("watch", () -> ledger.deleted(generation, obj.json(), false));
+                case BOOKMARK, ERROR -> {
+                    // a bookmark moves fabric8's own resume point; an ERROR ends in onClose
+                }
+            }
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+            ApiFailure failure = ApiFailure.of(cause);
+            // off fabric8's thread: the new informer's generation may wait for the ledger
+            Thread.ofVirtual().name("kproxy-source-resume-" + spec.kind()).start(() -> listInstead(generation, failure, "resumed-watch-ended"));
         }
     }
 
@@ -259,20 +372,6 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
         @Override
         public void onDelete(T obj, boolean deletedFinalStateUnknown) {
             run("delete", () -> ledger.deleted(generation, obj.json(), deletedFinalStateUnknown));
-        }
-
-        private void run(String what, Step step) {
-            try {
-                step.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                LOG.info("decision=abandon-callback kind={} callback={} reason=interrupted", spec.kind(), what);
-            } catch (RuntimeException e) {
-                // A bad object is skipped and reported, never allowed to stop the informer.
-                stats.skipped();
-                stats.error(spec.kind() + " " + what + " not recorded: " + Redactor.scrub(e.getMessage()));
-                LOG.warn("decision=skip-callback kind={} callback={} error=\"{}\"", spec.kind(), what, Redactor.scrub(e.toString()));
-            }
         }
     }
 

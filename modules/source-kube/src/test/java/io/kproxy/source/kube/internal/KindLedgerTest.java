@@ -121,6 +121,83 @@ class KindLedgerTest {
     }
 
     @Test
+    void aResumedWatchListsNothingAndRecordsOnlyWhatDiffers() throws Exception {
+        KnownObjects known = LogScan.fold(List.of(
+                new ServiceObserved(new ServiceRef("ns1", "a"), "1", svc("a", "1", "10.0.0.1")),
+                new ServiceObserved(new ServiceRef("ns1", "b"), "2", svc("b", "2", "10.0.0.2")),
+                new SourceSynced(ResourceKind.SERVICE, "3")));
+        KindLedger ledger = ledger(known);
+        KindLedger.Generation g = ledger.resumeGeneration("3");
+        assertThat(ledger.listing()).as("a resumed kind is not listing").isFalse();
+        assertThat(ledger.position()).isEqualTo("3");
+        assertThat(ledger.firstListDurable()).isNotDone();
+
+        ledger.resumed(g);
+        assertThat(ledger.firstListDurable()).isDone();
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));      // replayed, already held
+        ledger.observed(g, svc("b", "5", "10.0.0.9"));      // changed while the proxy was down
+        ledger.deleted(g, svc("a", "6", "10.0.0.1"), false);
+
+        assertThat(describe(sink.drain())).as("no barrier, no vanished keys: nothing was listed")
+                .containsExactly("observed ns1/b@5", "deleted ns1/a@6");
+        assertThat(ledger.position()).isEqualTo("6");
+        assertThat(ledger.snapshot()).containsOnlyKeys("ns1/b");
+    }
+
+    @Test
+    void aGenerationStartedAfterAResumeIgnoresTheResumedWatch() throws Exception {
+        KindLedger ledger = ledger(LogScan.fold(List.of(
+                new ServiceObserved(new ServiceRef("ns1", "a"), "1", svc("a", "1", "10.0.0.1")),
+                new SourceSynced(ResourceKind.SERVICE, "1"))));
+        KindLedger.Generation resumed = ledger.resumeGeneration("1");
+        KindLedger.Generation listing = ledger.newGeneration(KindLedger.Origin.START);   // the resumed watch met a 410
+        assertThat(ledger.current(resumed)).isFalse();
+        ledger.resumed(resumed);
+        ledger.observed(resumed, svc("z", "9", "10.0.0.9"));
+        ledger.listed(listing, "12");
+
+        assertThat(describe(sink.drain())).containsExactly("deleted ns1/a@1 unknown", "relisted SERVICE@12 []");
+        assertThat(ledger.firstListDurable()).as("the list's barrier, not the replaced resume, settles the kind").isDone();
+        assertThat(ledger.position()).isEqualTo("12");
+    }
+
+    @Test
+    void thePositionFollowsWatchEventsAndListEndsButNotListItems() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        assertThat(ledger.position()).as("nothing watched yet").isEmpty();
+        ledger.observed(g, svc("b", "8", "10.0.0.2"));       // list items come in key order, not version order
+        ledger.observed(g, svc("a", "3", "10.0.0.1"));
+        assertThat(ledger.position()).isEmpty();
+        ledger.listed(g, "9");
+        assertThat(ledger.position()).isEqualTo("9");
+        ledger.observed(g, svc("a", "10", "10.0.0.5"));
+        ledger.observed(g, svc("a", "10", "10.0.0.5"));      // replayed after a reconnect: already held, still seen
+        ledger.deleted(g, svc("b", "11", "10.0.0.2"), false);
+        assertThat(ledger.position()).isEqualTo("11");
+        ledger.beforeList(g, "11");                            // fabric8 relists inside the generation (a 410)
+        ledger.observed(g, svc("c", "4", "10.0.0.3"));
+        assertThat(ledger.position()).isEqualTo("11");
+        ledger.listed(g, "15");
+        assertThat(ledger.position()).isEqualTo("15");
+    }
+
+    @Test
+    void anEventTheQueueRefusedLosesThePosition() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        ledger.listed(g, "1");
+        ledger.observed(g, svc("a", "2", "10.0.0.1"));
+        assertThat(ledger.position()).isEqualTo("2");
+        sink.refusing = true;                                   // the source is stopping
+        ledger.observed(g, svc("a", "3", "10.0.0.5"));
+        sink.refusing = false;
+        ledger.observed(g, svc("a", "4", "10.0.0.6"));
+
+        assertThat(ledger.position()).as("a later process must not resume past the refused event").isEmpty();
+    }
+
+    @Test
     void aRelistInsideOneInformerEndsWithTheKeysPresent() throws Exception {
         KindLedger ledger = ledger(KnownObjects.empty());
         KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);

@@ -9,9 +9,14 @@ final class RecordingSink implements EventSink {
 
     final List<ClusterEvent> events = new ArrayList<>();
     int markers;
+    /** While true, events are refused as a stopping source's queue refuses them. */
+    boolean refusing;
 
     @Override
     public synchronized boolean emit(ClusterEvent event) {
+        if (refusing) {
+            return false;
+        }
         events.add(event);
         return true;
     }
