@@ -181,7 +181,7 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
             }
             generation = ledger.resumeGeneration(resourceVersion);
         }
-        LOG.info("decision=resume-watch kind={} from_resource_version={}", spec.kind(), resourceVersion);
+        LOG.info("decision=resume-from-journal kind={} from_resource_version={}", spec.kind(), resourceVersion);
         ListOptions options = new ListOptionsBuilder().withResourceVersion(resourceVersion).withAllowWatchBookmarks(true).build();
         Watch watch;
         try {
