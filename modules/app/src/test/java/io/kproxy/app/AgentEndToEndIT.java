@@ -3,11 +3,14 @@ package io.kproxy.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.kproxy.testkit.KernelTests;
 import io.kproxy.testkit.NetNs;
 import io.kproxy.testkit.NftListing;
 import io.kproxy.testkit.netns.Outcome;
 import io.kproxy.testkit.netns.Probe;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,6 +97,11 @@ class AgentEndToEndIT {
 
     @Test
     void programsFollowsSurvivesAKill9AndStopsCleanly() throws Exception {
+        // The API server's own Service: its uid names the cluster to a restart that resumes its watches (step 6).
+        world.api.client().services().inNamespace("default").resource(new ServiceBuilder()
+                .withNewMetadata().withNamespace("default").withName("kubernetes").endMetadata()
+                .withNewSpec().withType("ClusterIP").withClusterIP("172.30.0.1").withClusterIPs("172.30.0.1")
+                .addNewPort().withName("https").withPort(443).withProtocol("TCP").endPort().endSpec().build()).create();
         AgentProcess agent = startAgent("e2e-agent-1.log");
         Probe pod3 = world.topo.probe("pod3", 1_000);
 
@@ -188,12 +196,30 @@ class AgentEndToEndIT {
         assertThat(rules()).isEqualTo(before);
         assertThat(restarted.output()).contains("decision=state-loaded").contains("decision=synced kind=FULL");
 
-        // 5. SIGTERM: a clean stop that leaves every rule in place.
+        // 5. SIGTERM: a clean stop that leaves every rule in place (once its lists are in the journal, so that it
+        // knows where its watches stand: step 6).
+        await("restarted agent's lists durable").atMost(Duration.ofSeconds(30))
+                .until(() -> metric(get(10249, "/metrics").body(), "kproxy_source_synced") == 1.0);
         int exit = restarted.terminate();
         assertThat(exit).isIn(0, 143);
         assertThat(restarted.output()).as("exit %d", exit).contains("decision=agent-stopped rules=kept");
         assertThat(rules()).isEqualTo(before);
         assertThat(world.tcpServers(API, 10)).containsExactlyInAnyOrder("pod1", "rpod");
+
+        // 6. The clean stop kept where its watches stopped; the next start resumes them there instead of
+        // listing (docs/operations.md, "Restart"), takes the file, and still follows what changes.
+        Path resumeFile = world.dir.resolve("journal").resolve(SourceResumeFile.NAME);
+        assertThat(resumeFile).exists();
+        assertThat(Files.readString(resumeFile)).contains("SERVICE=", "ENDPOINT_SLICE=", "server=http\\://127.0.0.1\\:16443");
+        AgentProcess resumed = startAgent("e2e-agent-3.log");
+        await("watches resumed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> resumed.output().contains("decision=resumed kind=ENDPOINT_SLICE") || !resumed.alive());
+        assertThat(resumed.output()).as("log:%n%s", resumed.output()).contains("decision=resumed kind=SERVICE")
+                .doesNotContain("decision=listed kind=SERVICE ").doesNotContain("decision=listed kind=ENDPOINT_SLICE ");
+        assertThat(resumeFile).as("taken at the start: a crash of this run must not reuse it").doesNotExist();
+        world.api.apply(MockApi.slice("api", List.<String[]>of(new String[] {RPOD, "node-b"}), Instant.now().toString()));
+        await("a change through the resumed watch").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> world.tcpServers(API, 10).equals(Set.of("rpod")));
     }
     /**
      * A node switching from iptables mode to nftables mode: the iptables mode's leftovers go
