@@ -2,7 +2,8 @@
  * The Kubernetes source: fabric8 informers on Services and {@code discovery.k8s.io/v1}
  * EndpointSlices (with upstream's service-proxy-name and headless label filter), on this
  * node's own Node and on {@code networking.k8s.io/v1} ServiceCIDRs, every callback appended to the {@link io.kproxy.journal.spi.EventLog} as a
- * past-tense event, with relist barriers, a restart that appends only what changed, a watchdog
+ * past-tense event, with relist barriers, a restart that appends only what changed (resuming the
+ * watches where the last run stopped when it can: {@link io.kproxy.source.kube.ResumePoint}), a watchdog
  * for the watch failures fabric8 does not recover from, and appends that retry instead of
  * dropping. It also records this proxy's Kubernetes Events ({@link io.kproxy.source.kube.EventRecorder}).
  *

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -219,7 +220,7 @@ public final class KubeSource implements AutoCloseable {
     /** The kinds to resume, with their versions: none unless the point is from this API server and the log has synced them. */
     private Map<KindWatch<?>, String> resumable() {
         ResumePoint point = known.resumePoint();
-        Map<KindWatch<?>, String> resume = new java.util.LinkedHashMap<>();
+        Map<KindWatch<?>, String> resume = new LinkedHashMap<>();
         if (point.versions().isEmpty()) {
             return resume;
         }
