@@ -249,17 +249,21 @@ public final class KubeSource implements AutoCloseable {
      */
     private void resume(Map<KindWatch<?>, String> resume) {
         String uid;
+        boolean read = true;
         try {
             uid = client.resources(RawService.class).inNamespace(API_SERVICE_NAMESPACE).withField("metadata.name", API_SERVICE_NAME)
                     .list().getItems().stream().map(s -> s.json().object("metadata").string("uid").orElse(""))
                     .findFirst().orElse("");
         } catch (RuntimeException e) {
             uid = "";
+            read = false;
             LOG.info("decision=list-all reason=api-service-unread error=\"{}\"", Redactor.scrub(e.getMessage()));
         }
         boolean same = !uid.isEmpty() && uid.equals(known.apiServiceUid());
         if (!same && !uid.isEmpty()) {
             LOG.warn("decision=list-all reason=another-cluster api_service_uid={} in_log={}", uid, known.apiServiceUid());
+        } else if (!same && read) {
+            LOG.info("decision=list-all reason=no-api-service-on-server in_log={}", known.apiServiceUid());
         }
         for (Map.Entry<KindWatch<?>, String> r : resume.entrySet()) {
             if (same) {
