@@ -123,6 +123,24 @@ class SourceResumeIT {
     }
 
     @Test
+    void aResumedWatchRefusedOutrightIsListedInstead() throws Exception {
+        // A plain HTTP 410 to the watch request itself (no WebSocket): fabric8's watch call fails.
+        api.plainGoneOnWatch("endpointslices", true);
+        long slicesListed = informerLists("endpointslices");
+        long before = log.nextOffset();
+
+        try (KubeSource source = restart(LogScan.read(log).resumingAt(apiServiceUid, point))) {
+            assertThat(informerLists("endpointslices")).as("the refused resume made the EndpointSlices listed")
+                    .isGreaterThan(slicesListed);
+            api.plainGoneOnWatch("endpointslices", false);
+            Kube.create(api.client(), Kube.slice("a-2", "a", "10.244.0.2", Map.of()));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(LogView.of(log, ResourceKind.ENDPOINT_SLICE, before))
+                    .as("the informer that took over follows changes").contains("observed ns1/a-2"));
+            assertThat(source.state().synced()).isTrue();
+        }
+    }
+
+    @Test
     void anotherClusterOrAnotherApiServerIsListed() throws Exception {
         for (KnownObjects known : List.of(
                 LogScan.read(log).resumingAt("another-cluster-uid", point),
