@@ -12,7 +12,7 @@ import java.util.HexFormat;
  * digests of the ruleset's parts, combined so that a backend keeps one digest per part and their
  * sum in its persistent plan, and a sync re-digests only the parts it re-rendered and finds the
  * hash in O(change) (the nftables backend names the generation marker of every transaction after
- * it: docs/backends/nftables.md, "Restart").
+ * it: docs/backends/nftables.md, "Restart without rewriting").
  *
  * <p>A ruleset is a sequence of <em>sections</em> (one per family, IPv4 first); a section is a
  * <em>head</em> (the node-wide part of that family: tables, base chains, top-level rules) and

@@ -80,7 +80,7 @@ final class NftBackend implements Backend {
         NftPlan want = nft(desired);
         if (NftDiff.holds(v4, want.v4(), want.marker()) && NftDiff.holds(v6, want.v6(), want.marker())) {
             // A restart whose journal's state is the one the previous process programmed last:
-            // nothing to write but the declarations (docs/backends/nftables.md, "Restart").
+            // nothing to write but the declarations (docs/backends/nftables.md, "Restart without rewriting").
             LOG.info("nftables take-over decision=keep-tables reason=generation-marker-matches ipv4_chains={} ipv6_chains={} ruleset={}",
                     v4.chains().size(), v6.chains().size(), want.rulesetHash());
             return NftDiff.kept(want);

@@ -25,7 +25,7 @@ final class NftPlan extends MemoizedPlan {
      * ruleset hash of the plan it programs ({@code kproxy-ruleset-<hash>}), in the same atomic
      * commit, so that a restarted proxy can tell from the names the kernel lists that the tables
      * hold exactly the plan it rendered, and write no rule (docs/backends/nftables.md,
-     * "Restart"). The hash is {@link #rulesetHash()}, which does not cover the marker itself.
+     * "Restart without rewriting"). The hash is {@link #rulesetHash()}, which does not cover the marker itself.
      */
     static final String MARKER_PREFIX = "kproxy-ruleset-";
 

@@ -127,7 +127,7 @@ class NftTakeOverIT {
     /**
      * A restart whose state is the one the previous process programmed last finds its generation
      * marker and exactly its objects, and writes nothing but its declarations again
-     * (docs/backends/nftables.md, "Restart");
+     * (docs/backends/nftables.md, "Restart without rewriting");
      * a marker of another ruleset, or an object someone removed, makes it take over.
      */
     @Test
