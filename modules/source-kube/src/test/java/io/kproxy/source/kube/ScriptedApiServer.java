@@ -128,6 +128,19 @@ final class ScriptedApiServer implements AutoCloseable {
         watches.stream().filter(w -> w.resource.equals(resource)).forEach(w -> w.muted = true);
     }
 
+    /**
+     * Sends a {@code BOOKMARK} at {@code resourceVersion} to the open watches on {@code resource}
+     * ({@code kind} and {@code apiVersion} name the object, as an API server's bookmark does).
+     */
+    public void bookmark(String resource, String kind, String apiVersion, String resourceVersion) {
+        for (TrackedWatch w : watches) {
+            if (w.resource.equals(resource) && w.socket != null) {
+                w.socket.send("{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + kind + "\",\"apiVersion\":\"" + apiVersion
+                        + "\",\"metadata\":{\"resourceVersion\":\"" + resourceVersion + "\"}}}");
+            }
+        }
+    }
+
     /** Closes open watches on {@code resource} from the server side, cleanly. */
     public void sever(String resource) {
         for (TrackedWatch w : watches) {

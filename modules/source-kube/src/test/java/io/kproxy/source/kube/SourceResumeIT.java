@@ -103,6 +103,23 @@ class SourceResumeIT {
     }
 
     @Test
+    void aBookmarkOnTheResumedWatchMovesTheNextPoint() throws Exception {
+        KubeSource source = restart(LogScan.read(log).resumingAt(apiServiceUid, point));
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> source.state().connected());
+            api.bookmark("endpointslices", "EndpointSlice", "discovery.k8s.io/v1", "987654");
+            Kube.create(api.client(), Kube.service("f", "10.96.0.16", Map.of()));   // a change after the bookmark, on the other kind
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(LogView.of(log, ResourceKind.SERVICE, 0))
+                    .contains("observed ns1/f"));
+        } finally {
+            source.close();
+        }
+        assertThat(source.resumePoint().version(ResourceKind.ENDPOINT_SLICE)).as("the bookmark's version, though nothing changed")
+                .isEqualTo("987654");
+        assertThat(source.resumePoint().version(ResourceKind.SERVICE)).isNotEqualTo(point.version(ResourceKind.SERVICE));
+    }
+
+    @Test
     void aResumedWatchAnswered410IsListedAndComparedInstead() throws Exception {
         KubernetesClient c = api.client();
         Kube.deleteService(c, "b");

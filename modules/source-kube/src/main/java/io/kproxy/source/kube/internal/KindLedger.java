@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>A restart may instead resume the kind's watch at the position the previous process stopped
  * at ({@link #resumeGeneration}): no list, so no barrier and no vanished keys; the events the
  * watch replays are compared with what the log holds like any other. The ledger keeps that
- * position ({@link #position()}): the resourceVersion of the last watch event or list end whose
- * event, if any, was queued, so that every event of the kind up to it is in the log once the
+ * position ({@link #position()}): the resourceVersion of the last watch event, bookmark of a
+ * resumed watch or list end whose event, if any, was queued, so that every event of the kind up to it is in the log once the
  * queue has drained. A list's items do not move it (they come in key order, not in version
  * order), and an event the queue refused (the source stopping) loses it.
  *
@@ -210,6 +210,18 @@ public final class KindLedger {
         String key = Observations.key(kind, lastState);
         String rv = KubeObjects.resourceVersion(lastState);
         advance(rv, emitDelete(g, key, rv, finalStateUnknown));
+    }
+
+    /**
+     * A bookmark of a resumed watch: every event of the kind up to {@code resourceVersion} has
+     * been sent, so handled (callbacks are serial); the position moves there although nothing
+     * changed. fabric8's informers keep their bookmarks to themselves.
+     */
+    public synchronized void bookmarked(Generation g, String resourceVersion) {
+        if (g != generation || resourceVersion == null) {
+            return;
+        }
+        advance(Observations.resourceVersionOrUnknown(resourceVersion), true);
     }
 
     /** A list finished at {@code resourceVersion} ("" or null when the server gave none). */

@@ -326,8 +326,9 @@ public final class KindWatch<T extends RawObject> implements WatchedKind {
             switch (action) {
                 case ADDED, MODIFIED -> run("watch", () -> ledger.observed(generation, obj.json()));
                 case DELETED -> run("watch", () -> ledger.deleted(generation, obj.json(), false));
-                case BOOKMARK, ERROR -> {
-                    // a bookmark moves fabric8's own resume point; an ERROR ends in onClose
+                case BOOKMARK -> ledger.bookmarked(generation, obj.getMetadata() == null ? null : obj.getMetadata().getResourceVersion());
+                case ERROR -> {
+                    // fabric8 ends the watch with onClose
                 }
             }
         }

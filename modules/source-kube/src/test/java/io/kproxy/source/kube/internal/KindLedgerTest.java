@@ -183,6 +183,22 @@ class KindLedgerTest {
     }
 
     @Test
+    void aResumedWatchsBookmarkMovesThePositionWithoutAnEvent() throws Exception {
+        KindLedger ledger = ledger(KnownObjects.empty());
+        KindLedger.Generation g = ledger.resumeGeneration("7");
+        ledger.bookmarked(g, "19");
+        assertThat(ledger.position()).isEqualTo("19");
+        assertThat(sink.drain()).isEmpty();
+        ledger.bookmarked(g, "not a token\n");
+        assertThat(ledger.position()).as("a version that is not a token is not kept").isEqualTo("19");
+        KindLedger.Generation listing = ledger.newGeneration(KindLedger.Origin.WATCHDOG);
+        ledger.bookmarked(g, "25");
+        assertThat(ledger.position()).as("the replaced watch's bookmark").isEqualTo("19");
+        ledger.listed(listing, "30");
+        assertThat(ledger.position()).isEqualTo("30");
+    }
+
+    @Test
     void anEventTheQueueRefusedLosesThePosition() throws Exception {
         KindLedger ledger = ledger(KnownObjects.empty());
         KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
