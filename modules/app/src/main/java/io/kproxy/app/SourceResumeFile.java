@@ -122,11 +122,7 @@ final class SourceResumeFile {
             }
             versions.put(kind, p.getProperty(key));
         }
-        try {
-            return new ResumePoint(server, versions);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage());
-        }
+        return new ResumePoint(server, versions);   // an empty version is refused there, naming the field
     }
 
     /**

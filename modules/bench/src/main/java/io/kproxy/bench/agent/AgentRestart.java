@@ -46,7 +46,8 @@ final class AgentRestart {
         System.out.printf("restart (same journal, kernel programmed): launch to the end of the first sync %.2f s;"
                 + " to both watches back (resumed or listed) %.2f s%n", Duration.between(launched, j.firstSync()).toMillis() / 1000.0,
                 Duration.between(launched, watching).toMillis() / 1000.0);
-        for (String line : Files.readAllLines(log)) {
+        List<String> lines = Files.readAllLines(log);
+        for (String line : lines) {
             if (line.contains("nftables take-over") || line.contains("decision=state-loaded") || line.contains("decision=synced")) {
                 System.out.println("  " + line.substring(line.indexOf("level=")));
                 if (line.contains("decision=synced")) {
@@ -54,7 +55,7 @@ final class AgentRestart {
                 }
             }
         }
-        for (String line : Files.readAllLines(log)) {
+        for (String line : lines) {
             // how the source came back: watches resumed from the journal's position, or lists
             if (line.contains("decision=resume-point") || line.contains("decision=resumed") || line.contains("decision=listed")
                     || line.contains("decision=list-all") || line.contains("after=resume")) {
