@@ -88,7 +88,9 @@ final class ChaosRunner {
                     (ip, o) -> violation("traffic", "connection to stable " + ip + ":80 " + o.kind()));
             traffic.start();
             sampler = Thread.ofPlatform().daemon().name("chaos-sampler").start(this::sample);
-            long deadline = start + (long) (minutes * 60e9);
+            // the faults' minutes count from here, after the start-up (on a loaded machine the world and the first
+            // convergence once took longer than a short run's whole budget, and no fault was injected)
+            long deadline = System.nanoTime() + (long) (minutes * 60e9);
             int maxFaults = (int) Math.ceil(minutes * MAX_FAULTS_PER_MINUTE);
             for (int n = 0; n < maxFaults && System.nanoTime() < deadline; n++) {
                 current = "churn";
