@@ -63,6 +63,8 @@ public final class ClusterRecorder implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Term term;   // written on the recorder's thread only
     private final AtomicInteger terms = new AtomicInteger();
+    // one per Lease acquired: a lead() that saw it change while it opened the topic gives way
+    private final AtomicInteger leaderships = new AtomicInteger();
 
     /** One leadership: the topic, the source appending to it, what is folded, the snapshot task. */
     private static final class Term {
@@ -91,6 +93,7 @@ public final class ClusterRecorder implements AutoCloseable {
     public static ClusterRecorder start(RecorderOptions options) {
         ClusterRecorder r = new ClusterRecorder(options);
         r.election = LeaseElection.join(options.client(), options.lease(), () -> {
+            r.leaderships.incrementAndGet();
             r.leading = true;
             r.onThread(r::lead);
         }, () -> {
@@ -124,6 +127,11 @@ public final class ClusterRecorder implements AutoCloseable {
         return terms.get();
     }
 
+    /** How many times this replica acquired the Lease. */
+    public int leaderships() {
+        return leaderships.get();
+    }
+
     /** Completes once this replica recorded for the first time (its relist is appended). */
     public CompletableFuture<Void> firstTerm() {
         return firstTerm;
@@ -133,11 +141,20 @@ public final class ClusterRecorder implements AutoCloseable {
         if (term != null || !leading) {
             return;
         }
+        int leadership = leaderships.get();
         KafkaEventLog log = null;
         try {
             log = KafkaEventLog.open(options.topic());
             log.fence();
             TopicImage image = TopicObjects.fold(log);
+            if (!leading || leaderships.get() != leadership) {
+                // The Lease was lost while the topic opened (up to the broker's timeout when it is
+                // coming back): the step-down that loss queued would end this term at once, and
+                // the lead() a regained Lease queued starts the next one.
+                LOG.info("decision=abandon-lead reason=lease-changed still_leading={}", leading);
+                log.close();
+                return;
+            }
             LOG.info("decision=lead identity={} topic={} folded_to={} services={} slices={} nodes={}", options.lease().identity(),
                     options.topic().topic(), image.offset(), image.objects(ResourceKind.SERVICE).size(),
                     image.objects(ResourceKind.ENDPOINT_SLICE).size(),

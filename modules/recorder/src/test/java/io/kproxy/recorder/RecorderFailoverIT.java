@@ -170,7 +170,11 @@ class RecorderFailoverIT {
                 await("the changes made while the broker was gone").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
                         .until(() -> services(log).equals(expected));
             }
-            assertThat(only.terms()).as("a new term (fence, fold, relist) once the topic opened again").isEqualTo(2);
+            // One new term (fence, fold, relist) once the topic opened again; a Lease lost meanwhile
+            // (a renewal slowed by the broker's restart in this JVM on a loaded machine) and acquired
+            // again starts one more, and the test cannot prevent that, so it is counted, not failed.
+            assertThat(only.terms()).as("a new term once the topic opened again (Lease acquired %d times)", only.leaderships())
+                    .isBetween(2, 1 + only.leaderships());
             assertThat(only.leading()).isTrue();
         } finally {
             only.close();
