@@ -9,6 +9,7 @@ import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
 import io.kproxy.state.StateDelta;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -95,12 +96,25 @@ final class PlanRenderer {
 
     private static FamilyPlan renderFamily(NodeState state, IpFamily family) {
         FamilyState fs = state.family(family);
+        return renderFamily(state, family, Forked.worthIt(fs.ports().size()));
+    }
+
+    /**
+     * The whole family's plan. With {@code fork} the fragments are rendered half on a second core
+     * and {@link FamilyPlan#of} splits its work too ({@link Forked}): the plan is the same.
+     */
+    static FamilyPlan renderFamily(NodeState state, IpFamily family, boolean fork) {
+        FamilyState fs = state.family(family);
         NftFamily f = NftFamily.of(family);
         Map<String, List<String>> chains = new HashMap<>();
-        List<String> bases = new ArrayList<>(fs.ports().size());
+        int n = fs.ports().size();
+        ServicePortState[] ports = new ServicePortState[n];
+        String[] bases = new String[n];
+        int i = 0;
         for (ServicePortState s : fs.ports().values()) {
             String base = ChainNames.nftServicePortBase(s.name());
-            bases.add(base);
+            ports[i] = s;
+            bases[i++] = base;
             List<String> d = FragmentRenderer.dispatchChains(s, base);
             if (!d.isEmpty()) {
                 chains.computeIfAbsent(s.name().protocol().lowerName(), p -> new ArrayList<>()).addAll(d);
@@ -108,12 +122,21 @@ final class PlanRenderer {
         }
         Slots slots = Slots.of(chains);
         FragmentRenderer r = renderer(state, family, slots);
-        List<PortFragment> fragments = new ArrayList<>(fs.ports().size());
-        int i = 0;
-        for (ServicePortState s : fs.ports().values()) {
-            fragments.add(r.render(s, bases.get(i++)));
+        PortFragment[] fragments = new PortFragment[n];
+        int half = fork ? n / 2 : 0;
+        Forked<Void> first = fork ? Forked.start(() -> render(r, ports, bases, fragments, 0, half)) : null;
+        render(r, ports, bases, fragments, half, n);
+        if (first != null) {
+            first.join();
         }
-        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), fragments, slots);
+        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), slots, fork);
+    }
+
+    private static Void render(FragmentRenderer r, ServicePortState[] ports, String[] bases, PortFragment[] into, int from, int to) {
+        for (int i = from; i < to; i++) {
+            into[i] = r.render(ports[i], bases[i]);
+        }
+        return null;
     }
 
     private static FragmentRenderer renderer(NodeState state, IpFamily family, Slots slots) {
