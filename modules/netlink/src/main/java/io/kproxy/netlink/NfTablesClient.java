@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -200,6 +201,22 @@ public final class NfTablesClient implements AutoCloseable {
             }
         });
         return new NfTableObjects(true, chains, sets, maps);
+    }
+
+    /**
+     * The names of every table of {@code family} (its own and any other program's), read with one
+     * netlink dump of the tables alone: no chain, set or rule is read. Blocks; throws when the kernel
+     * does not answer.
+     */
+    public Set<String> tables(NfFamily family) throws NfTablesException {
+        Set<String> names = new TreeSet<>();
+        dump(GETTABLE, family, "", attrs -> {
+            String name = attrs.get(NFTA_TABLE_NAME);
+            if (name != null) {
+                names.add(name);
+            }
+        });
+        return names;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.kproxy.backend.iptables;
 
 import io.kproxy.backend.Backend;
+import io.kproxy.backend.KernelException;
 import io.kproxy.backend.spi.BackendProvider;
 import io.kproxy.backend.spi.ConntrackCleaner;
 import io.kproxy.backend.spi.ConntrackPort;
@@ -42,6 +43,24 @@ public final class IptablesProvider implements BackendProvider {
         Proc proc = new Proc(netns, TOOL_TIMEOUT);
         VariantDetector.Choice choice = VariantDetector.detect(proc);
         return create(proc, choice.variant(), choice.reason());
+    }
+
+    /**
+     * This mode's {@code --cleanup} in the namespace, run by the other modes at their start: skipped
+     * when the namespace holds no iptables table at all ({@link IptablesTables}), since then no rule
+     * of this mode can be there and each iptables tool would read the whole nf_tables ruleset of its
+     * family for nothing; otherwise as {@link BackendProvider#cleanupLeftovers}.
+     */
+    @Override
+    public void cleanupLeftovers(Optional<String> netns) throws KernelException {
+        Optional<List<String>> tables = IptablesTables.present(new Proc(netns, TOOL_TIMEOUT));
+        if (tables.isPresent() && tables.get().isEmpty()) {
+            LOG.info("decision=cleanup-skipped mode=iptables reason=\"no iptables table in the namespace, nft or legacy\" netns={}",
+                    netns.orElse("-"));
+            return;
+        }
+        LOG.debug("decision=cleanup mode=iptables tables={}", tables.map(Object::toString).orElse("unknown"));
+        BackendProvider.super.cleanupLeftovers(netns);
     }
 
     /** A backend using {@code variant} without detecting (tests and benchmarks of both variants). */

@@ -162,6 +162,26 @@ class IptKernelIT {
     }
 
     @Test
+    void findsTheIptablesTablesWithoutCreatingOneAndTheCleanupSkipsANamespaceWithNone() throws KernelException {
+        KernelTests.require("nft");
+        try (NetNs ns = NetNs.create("ipttables")) {
+            Proc proc = new Proc(Optional.of(ns.name()), Duration.ofSeconds(30));
+            ns.exec("nft", "add", "table", "ip", "kube-proxy"); // the nftables mode's own table is not iptables'
+            assertThat(IptablesTables.present(proc)).contains(List.of());
+            new IptablesProvider().cleanupLeftovers(Optional.of(ns.name())); // skipped: nothing to do, and nothing created
+            assertThat(ns.exec("nft", "list", "tables")).isEqualTo("table ip kube-proxy\n");
+            assertThat(IptablesTables.present(proc)).contains(List.of());
+
+            ns.exec("iptables-nft", "-t", "nat", "-N", "KUBE-SERVICES");
+            ns.exec("ip6tables-legacy", "-t", "filter", "-N", "KUBE-FORWARD");
+            assertThat(IptablesTables.present(proc)).contains(List.of("nft ip nat", "legacy ip6 filter"));
+            new IptablesProvider().cleanupLeftovers(Optional.of(ns.name())); // runs: both chains are ours
+            assertThat(save(ns, Variant.NFT, Fam.V4)).doesNotContain("KUBE-SERVICES");
+            assertThat(save(ns, Variant.LEGACY, Fam.V6)).doesNotContain("KUBE-FORWARD");
+        }
+    }
+
+    @Test
     void detectsTheVariantTheNodeUses() {
         try (NetNs ns = NetNs.create("iptdetect")) {
             Proc proc = new Proc(Optional.of(ns.name()), Duration.ofSeconds(30));
