@@ -13,7 +13,10 @@ import io.kproxy.model.NodeName;
 import io.kproxy.source.kube.KnownObjects;
 import io.kproxy.source.kube.LogScan;
 import io.kproxy.source.kube.ResumePoint;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import io.kproxy.source.kube.ObjectFingerprint;
 import io.kproxy.state.FoldedState;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.NodeFixture;
@@ -61,6 +64,24 @@ class KnownObjectsFromStateTest {
         assertThat(fromState.synced(ResourceKind.SERVICE_CIDR)).isTrue();
         assertThat(fromState.apiServiceUid()).as("no default/kubernetes in this log").isEmpty();
         assertThat(fromState.resumePoint()).isEqualTo(ResumePoint.NONE);
+        assertThat(fromState.deferred(ResourceKind.SERVICE)).isEmpty();
+
+        // With a point to resume at, Services and slices are read only when the source asks: the same fingerprints.
+        ResumePoint point = new ResumePoint("https://10.0.0.1:6443", Map.of(ResourceKind.SERVICE, "900"));
+        KnownObjects deferred = KnownObjectsFromState.read(log, state.cluster(), point);
+        for (ResourceKind k : ResourceKind.values()) {
+            Map<String, ObjectFingerprint> all = new HashMap<>(deferred.objects(k));
+            all.putAll(deferred.reader().read(k, deferred.deferred(k)));
+            assertThat(all).as(k.name()).isEqualTo(scanned.objects(k));
+        }
+        assertThat(deferred.objects(ResourceKind.SERVICE)).isEmpty();
+        assertThat(deferred.deferred(ResourceKind.SERVICE)).hasSize(599);
+        assertThat(deferred.deferred(ResourceKind.ENDPOINT_SLICE)).hasSize(600);
+        assertThat(deferred.objects(ResourceKind.NODE)).containsOnlyKeys("node-a");
+        // one at a time, as a resumed watch's event asks
+        KnownObjects again = KnownObjectsFromState.read(log, state.cluster(), point);
+        assertThat(again.reader().read(ResourceKind.SERVICE, List.of("ns/s7"))).isEqualTo(Map.of("ns/s7",
+                scanned.objects(ResourceKind.SERVICE).get("ns/s7")));
     }
 
     @Test
@@ -82,7 +103,8 @@ class KnownObjectsFromStateTest {
 
         assertThat(known.apiServiceUid()).isEqualTo("8d3f7c52-0a6e-4c1b-9f55-2c1e0b7d9a11");
         assertThat(known.resumePoint()).isEqualTo(point);
-        assertThat(known.objects(ResourceKind.SERVICE)).containsOnlyKeys("default/kubernetes");
+        assertThat(known.objects(ResourceKind.SERVICE)).as("read at once, for its uid").containsOnlyKeys("default/kubernetes");
+        assertThat(known.deferred(ResourceKind.SERVICE)).isEmpty();
         assertThat(known.synced(ResourceKind.SERVICE)).isTrue();
     }
 }

@@ -19,8 +19,22 @@ import java.util.Set;
  */
 public interface KnownObjects {
 
-    /** Key to fingerprint of every object of {@code kind} the log holds (unmodifiable). */
+    /** Key to fingerprint of every object of {@code kind} the log holds (unmodifiable), but the {@link #deferred} ones. */
     Map<String, ObjectFingerprint> objects(ResourceKind kind);
+
+    /**
+     * The keys of the objects of {@code kind} the log holds whose fingerprints are read through
+     * {@link #reader()} only when the source first needs them (an event for the key, or a list,
+     * which reads them all first); disjoint from {@link #objects}. None by default.
+     */
+    default Set<String> deferred(ResourceKind kind) {
+        return Set.of();
+    }
+
+    /** Reads the {@link #deferred} fingerprints. */
+    default FingerprintReader reader() {
+        return FingerprintReader.NONE;
+    }
 
     /** Whether the log holds a {@code SourceSynced} barrier for {@code kind}. */
     boolean synced(ResourceKind kind);
@@ -50,6 +64,16 @@ public interface KnownObjects {
             }
 
             @Override
+            public Set<String> deferred(ResourceKind kind) {
+                return base.deferred(kind);
+            }
+
+            @Override
+            public FingerprintReader reader() {
+                return base.reader();
+            }
+
+            @Override
             public boolean synced(ResourceKind kind) {
                 return base.synced(kind);
             }
@@ -73,13 +97,31 @@ public interface KnownObjects {
 
     /** Known objects from plain maps (copied). */
     static KnownObjects of(Map<ResourceKind, Map<String, ObjectFingerprint>> objects, Set<ResourceKind> synced) {
+        return of(objects, Map.of(), FingerprintReader.NONE, synced);
+    }
+
+    /** Known objects from plain maps (copied), those of {@code deferred} read through {@code reader} when first needed. */
+    static KnownObjects of(Map<ResourceKind, Map<String, ObjectFingerprint>> objects, Map<ResourceKind, Set<String>> deferred,
+                           FingerprintReader reader, Set<ResourceKind> synced) {
         Map<ResourceKind, Map<String, ObjectFingerprint>> copy = new java.util.EnumMap<>(ResourceKind.class);
         objects.forEach((k, v) -> copy.put(k, Map.copyOf(v)));
+        Map<ResourceKind, Set<String>> later = new java.util.EnumMap<>(ResourceKind.class);
+        deferred.forEach((k, v) -> later.put(k, Set.copyOf(v)));
         Set<ResourceKind> syncedCopy = synced.isEmpty() ? EnumSet.noneOf(ResourceKind.class) : EnumSet.copyOf(synced);
         return new KnownObjects() {
             @Override
             public Map<String, ObjectFingerprint> objects(ResourceKind kind) {
                 return copy.getOrDefault(kind, Map.of());
+            }
+
+            @Override
+            public Set<String> deferred(ResourceKind kind) {
+                return later.getOrDefault(kind, Set.of());
+            }
+
+            @Override
+            public FingerprintReader reader() {
+                return reader;
             }
 
             @Override

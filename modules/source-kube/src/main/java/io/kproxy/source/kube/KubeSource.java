@@ -134,7 +134,7 @@ public final class KubeSource implements AutoCloseable {
 
     private <T extends RawObject> KindWatch<T> watch(KindSpec<T> spec, KnownObjects known, EventSink sink) {
         ResourceKind kind = spec.kind();
-        KindLedger ledger = new KindLedger(kind, known.objects(kind), known.synced(kind), sink, stats);
+        KindLedger ledger = new KindLedger(kind, known.objects(kind), known.deferred(kind), known.reader(), known.synced(kind), sink, stats);
         return new KindWatch<>(spec, () -> client, ledger, stats, options.listPageSize(), reachability, liveness);
     }
 

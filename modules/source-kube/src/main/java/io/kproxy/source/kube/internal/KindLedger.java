@@ -7,6 +7,8 @@ import io.kproxy.events.SourceRelisted;
 import io.kproxy.events.SourceSynced;
 import io.kproxy.model.InvalidValueException;
 import io.kproxy.model.Json;
+import io.kproxy.source.kube.FingerprintReader;
+import io.kproxy.source.kube.KnownObjects;
 import io.kproxy.source.kube.ObjectFingerprint;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,7 +67,10 @@ public final class KindLedger {
     private final ResourceKind kind;
     private final EventSink sink;
     private final SourceStats stats;
+    // the fingerprint of every object the log holds; DEFERRED until read through the reader
     private final Map<String, ObjectFingerprint> current;
+    private final FingerprintReader reader;
+    private int deferred;
     private final CompletableFuture<Void> firstListDurable = new CompletableFuture<>();
     private boolean everSynced;
     private Generation generation;
@@ -75,11 +80,75 @@ public final class KindLedger {
 
     public KindLedger(ResourceKind kind, Map<String, ObjectFingerprint> known, boolean knownSynced, EventSink sink,
                       SourceStats stats) {
+        this(kind, known, Set.of(), FingerprintReader.NONE, knownSynced, sink, stats);
+    }
+
+    /**
+     * With {@code deferredKeys}, objects the log holds whose fingerprints {@code reader} reads
+     * when they are first needed: for an event of the key, or all of them before a list
+     * ({@link KnownObjects#deferred}).
+     */
+    public KindLedger(ResourceKind kind, Map<String, ObjectFingerprint> known, Set<String> deferredKeys, FingerprintReader reader,
+                      boolean knownSynced, EventSink sink, SourceStats stats) {
         this.kind = kind;
         this.sink = sink;
         this.stats = stats;
         this.current = new HashMap<>(known);
+        for (String key : deferredKeys) {
+            if (current.putIfAbsent(key, DEFERRED) == null) {
+                deferred++;
+            }
+        }
+        this.reader = reader;
         this.everSynced = knownSynced;
+    }
+
+    private void forget(String key) {
+        if (current.remove(key) == DEFERRED) {
+            deferred--;
+        }
+    }
+
+    /** Stands for a fingerprint not read yet; compared by identity. */
+    private static final ObjectFingerprint DEFERRED = new ObjectFingerprint("", 0, 0);
+
+    /** The fingerprint the log holds for {@code key}, read now if it was deferred; null when none. */
+    private ObjectFingerprint known(String key) {
+        ObjectFingerprint fp = current.get(key);
+        if (fp == DEFERRED) {
+            read(List.of(key));
+            fp = current.get(key);
+        }
+        return fp;
+    }
+
+    /** Reads every deferred fingerprint (before a list compares every object), in one pass over the log. */
+    private void readDeferred() {
+        if (deferred == 0) {
+            return;
+        }
+        List<String> keys = new ArrayList<>(deferred);
+        current.forEach((k, v) -> {
+            if (v == DEFERRED) {
+                keys.add(k);
+            }
+        });
+        long start = System.nanoTime();
+        read(keys);
+        LOG.info("decision=read-deferred-fingerprints kind={} objects={} millis={}", kind, keys.size(), (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /** Reads the fingerprints of {@code keys} (all deferred); a key whose record is unreadable is forgotten, as an unreadable known object is. */
+    private void read(List<String> keys) {
+        Map<String, ObjectFingerprint> read = reader.read(kind, keys);
+        for (String key : keys) {
+            ObjectFingerprint fp = read.get(key);
+            if (fp == null) {
+                forget(key);
+            } else if (current.put(key, fp) == DEFERRED) {
+                deferred--;
+            }
+        }
     }
 
     public ResourceKind kind() {
@@ -88,6 +157,7 @@ public final class KindLedger {
 
     /** Starts a new generation; callbacks of the previous one are ignored from now on. */
     public synchronized Generation newGeneration(Origin origin) {
+        readDeferred(); // the list compares every object with what the log holds
         generation = new Generation(origin);
         listing = true;
         return generation;
@@ -172,7 +242,7 @@ public final class KindLedger {
             g.seen.add(key);
         }
         ObjectFingerprint fp = ObjectFingerprint.of(trimmed);
-        if (fp.equals(current.get(key))) {
+        if (fp.equals(known(key))) {
             advance(fp.resourceVersion(), true);
             return;
         }
@@ -297,12 +367,12 @@ public final class KindLedger {
         try {
             event = Observations.deleted(kind, key, knownVersion("delete", key, rv), finalStateUnknown);
         } catch (InvalidValueException e) {
-            current.remove(key);
+            forget(key);
             skip(key, e);
             return true;
         }
         if (sink.emit(event)) {
-            current.remove(key);
+            forget(key);
             g.changes++;
             return true;
         }

@@ -49,6 +49,56 @@ class KindLedgerTest {
         return out;
     }
 
+    /** A ledger whose known Services are all deferred, read through a reader that records what it was asked. */
+    private KindLedger deferredLedger(KnownObjects log, List<List<String>> asked) {
+        Map<String, ObjectFingerprint> all = log.objects(ResourceKind.SERVICE);
+        return new KindLedger(ResourceKind.SERVICE, Map.of(), all.keySet(), (kind, keys) -> {
+            asked.add(new ArrayList<>(new TreeSet<>(keys)));
+            Map<String, ObjectFingerprint> out = new java.util.HashMap<>();
+            keys.stream().filter(k -> !k.equals("ns1/unreadable")).forEach(k -> out.put(k, all.get(k)));
+            return out;
+        }, true, sink, stats);
+    }
+
+    private static KnownObjects threeServices() {
+        return LogScan.fold(List.of(
+                new ServiceObserved(new ServiceRef("ns1", "a"), "1", svc("a", "1", "10.0.0.1")),
+                new ServiceObserved(new ServiceRef("ns1", "b"), "2", svc("b", "2", "10.0.0.2")),
+                new ServiceObserved(new ServiceRef("ns1", "unreadable"), "3", svc("unreadable", "3", "10.0.0.3")),
+                new SourceSynced(ResourceKind.SERVICE, "3")));
+    }
+
+    @Test
+    void aResumedWatchReadsADeferredFingerprintOnlyForTheObjectOfAnEvent() throws Exception {
+        List<List<String>> asked = new ArrayList<>();
+        KindLedger ledger = deferredLedger(threeServices(), asked);
+        KindLedger.Generation g = ledger.resumeGeneration("3");
+        ledger.resumed(g);
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));           // what the log holds: read, equal, not appended
+        ledger.observed(g, svc("b", "5", "10.0.0.9"));           // changed
+        ledger.observed(g, svc("unreadable", "3", "10.0.0.3"));  // its record is gone: recorded once more
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));           // read already
+
+        assertThat(describe(sink.drain())).containsExactly("observed ns1/b@5", "observed ns1/unreadable@3");
+        assertThat(asked).containsExactly(List.of("ns1/a"), List.of("ns1/b"), List.of("ns1/unreadable"));
+    }
+
+    @Test
+    void aListReadsEveryDeferredFingerprintFirstInOneReadAndDeletesWhatVanished() throws Exception {
+        List<List<String>> asked = new ArrayList<>();
+        KindLedger ledger = deferredLedger(threeServices(), asked);
+        KindLedger.Generation resumed = ledger.resumeGeneration("3");
+        ledger.observed(resumed, svc("a", "1", "10.0.0.1"));
+        // the resumed watch ended (410): the informer lists
+        KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
+        assertThat(asked).containsExactly(List.of("ns1/a"), List.of("ns1/b", "ns1/unreadable"));
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));
+        ledger.listed(g, "9");   // b vanished meanwhile: deleted at the version the log holds; the unreadable one is forgotten
+
+        assertThat(describe(sink.drain())).containsExactly("deleted ns1/b@2 unknown", "relisted SERVICE@9 [ns1/a]");
+        assertThat(asked).hasSize(2);
+    }
+
     @Test
     void firstStartObservesEverythingThenSyncs() throws Exception {
         KindLedger ledger = ledger(KnownObjects.empty());
