@@ -140,7 +140,15 @@ public final class KindLedger {
 
     /** Reads the fingerprints of {@code keys} (all deferred); a key whose record is unreadable is forgotten, as an unreadable known object is. */
     private void read(List<String> keys) {
-        Map<String, ObjectFingerprint> read = reader.read(kind, keys);
+        Map<String, ObjectFingerprint> read;
+        try {
+            read = reader.read(kind, keys);
+        } catch (RuntimeException e) {
+            // the log could not be read: these objects are recorded once more when seen, which is noise, never a wrong state
+            LOG.warn("decision=forget-deferred-fingerprints kind={} objects={} reason=\"{}\"", kind, keys.size(),
+                    String.valueOf(e.getMessage()).replace('"', '\''));
+            read = Map.of();
+        }
         for (String key : keys) {
             ObjectFingerprint fp = read.get(key);
             if (fp == null) {

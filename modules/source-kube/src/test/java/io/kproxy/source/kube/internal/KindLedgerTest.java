@@ -100,6 +100,18 @@ class KindLedgerTest {
     }
 
     @Test
+    void aLogThatCannotBeReadForgetsTheDeferredFingerprintsAndRecordsTheObjectsAgain() throws Exception {
+        KnownObjects log = threeServices();
+        KindLedger ledger = new KindLedger(ResourceKind.SERVICE, Map.of(), log.objects(ResourceKind.SERVICE).keySet(), (kind, keys) -> {
+            throw new IllegalStateException("segment unreadable");
+        }, true, sink, stats);
+        KindLedger.Generation g = ledger.resumeGeneration("3");
+        ledger.observed(g, svc("a", "1", "10.0.0.1"));
+
+        assertThat(describe(sink.drain())).containsExactly("observed ns1/a@1");
+    }
+
+    @Test
     void firstStartObservesEverythingThenSyncs() throws Exception {
         KindLedger ledger = ledger(KnownObjects.empty());
         KindLedger.Generation g = ledger.newGeneration(KindLedger.Origin.START);
