@@ -118,7 +118,7 @@ final class KnownObjectsFromState {
         Map<String, Long> services = offsets.get(ResourceKind.SERVICE);
         Map<String, Long> slices = offsets.get(ResourceKind.ENDPOINT_SLICE);
         FingerprintReader reader = !defer ? FingerprintReader.NONE : (kind, keys) -> {
-            Map<String, Long> of = kind == ResourceKind.SERVICE ? services : kind == ResourceKind.ENDPOINT_SLICE ? slices : Map.of();
+            Map<String, Long> of = kind == ResourceKind.SERVICE ? services : kind == ResourceKind.ENDPOINT_SLICE ? slices : new HashMap<String, Long>();
             TreeMap<Long, Wanted> these = new TreeMap<>();
             for (String key : keys) {
                 Long offset = of.remove(key); // each is read once (the ledger keeps what it read); the map empties as they are
