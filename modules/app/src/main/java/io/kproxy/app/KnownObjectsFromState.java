@@ -118,7 +118,11 @@ final class KnownObjectsFromState {
         Map<String, Long> services = offsets.get(ResourceKind.SERVICE);
         Map<String, Long> slices = offsets.get(ResourceKind.ENDPOINT_SLICE);
         FingerprintReader reader = !defer ? FingerprintReader.NONE : (kind, keys) -> {
-            Map<String, Long> of = kind == ResourceKind.SERVICE ? services : kind == ResourceKind.ENDPOINT_SLICE ? slices : new HashMap<String, Long>();
+            Map<String, Long> of = switch (kind) {
+                case SERVICE -> services;
+                case ENDPOINT_SLICE -> slices;
+                default -> new HashMap<>(); // never deferred
+            };
             TreeMap<Long, Wanted> these = new TreeMap<>();
             for (String key : keys) {
                 Long offset = of.remove(key); // each is read once (the ledger keeps what it read); the map empties as they are
