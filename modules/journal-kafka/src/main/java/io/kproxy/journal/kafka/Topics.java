@@ -42,7 +42,7 @@ public final class Topics {
 
     /**
      * Creates both topics with one partition each (an existing topic is left as it is and then
-     * checked by {@link #check}).
+     * checked by {@link #check}, once the broker describes both).
      */
     public static void create(KafkaLogOptions options, short replicas, long retentionMs) {
         try (Admin admin = admin(options)) {
@@ -62,7 +62,25 @@ public final class Topics {
         } catch (TimeoutException e) {
             throw unreachable(options, e);
         }
-        check(options);
+        // The controller has created them, but a broker's metadata may not hold them yet: its
+        // describe answers "unknown topic" for a moment (seen in CI). Wait for them, within the timeout.
+        long deadline = System.nanoTime() + options.timeout().toNanos();
+        while (true) {
+            try {
+                check(options);
+                return;
+            } catch (KafkaLogException e) {
+                if (e.problem() != KafkaLogException.Problem.MISSING_TOPIC || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaLogException(KafkaLogException.Problem.UNREACHABLE, "interrupted", e);
+            }
+        }
     }
 
     /** Both topics exist with exactly one partition; otherwise a {@link KafkaLogException} saying which and why. */
