@@ -20,7 +20,6 @@ import io.kproxy.state.Origin;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,12 +83,11 @@ final class KnownObjectsFromState {
         for (ResourceKind k : ResourceKind.values()) {
             Map<String, Long> of = offsets.get(k);
             if (defer && (k == ResourceKind.SERVICE || k == ResourceKind.ENDPOINT_SLICE)) {
-                deferred.put(k, new HashSet<>(of.keySet()));
-                Long api = k == ResourceKind.SERVICE ? of.get(API_SERVICE) : null;
+                Long api = k == ResourceKind.SERVICE ? of.remove(API_SERVICE) : null; // read now, not deferred
                 if (api != null) {
-                    deferred.get(k).remove(API_SERVICE);
                     wanted.put(api, new Wanted(k, API_SERVICE));
                 }
+                deferred.put(k, of.keySet()); // KnownObjects.of copies it before the reader removes anything
             } else {
                 of.forEach((key, offset) -> wanted.put(offset, new Wanted(k, key)));
             }
