@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * it out of the election for good. Leadership alone is not fencing: two holders
  * can overlap by a clock skew or a paused process, which is why the recorder also fences at the
  * Kafka producer. Its own API client (the source's settings). Thread-safe; callbacks run on the
- * elector's thread and must not block for long.
+ * elector's thread ({@code onStopLeading} at {@link #close()} may run on the closing thread) and
+ * must not block for long.
  *
  * @see <a href="https://github.com/kubernetes/client-go/blob/master/tools/leaderelection/leaderelection.go">client-go leaderelection.go</a>
  */
@@ -67,18 +68,38 @@ public final class LeaseElection implements AutoCloseable {
     private final LeaderCallbacks callbacks;
     private final Object lock = new Object();
     private boolean closed;              // guarded by lock
+    private boolean leading;             // guarded by lock: onStartLeading ran and onStopLeading not yet
     private CompletableFuture<?> running; // guarded by lock: the current elector's loop
     private final AtomicInteger rejoins = new AtomicInteger();
+    private final Runnable onStopLeading;
 
     private LeaseElection(KubernetesClient client, ScheduledExecutorService executor, Settings settings, Runnable onStartLeading,
             Runnable onStopLeading, Consumer<String> onNewLeader) {
         this.client = client;
         this.executor = executor;
         this.settings = settings;
-        this.callbacks = new LeaderCallbacks(onStartLeading, () -> {
-            onStopLeading.run();
+        this.callbacks = new LeaderCallbacks(() -> {
+            synchronized (lock) {
+                leading = true;
+            }
+            onStartLeading.run();
+        }, () -> {
+            stopped(onStopLeading);
             rejoinLater();
         }, onNewLeader);
+        this.onStopLeading = onStopLeading;
+    }
+
+    /** Runs {@code onStopLeading} once per leadership, whichever thread ends it first (the elector's, or {@link #close()}). */
+    private void stopped(Runnable onStopLeading) {
+        synchronized (lock) {
+            if (!leading) {
+                return;
+            }
+            leading = false;
+            lock.notifyAll();
+        }
+        onStopLeading.run();
     }
 
     /**
@@ -151,7 +172,15 @@ public final class LeaseElection implements AutoCloseable {
         }
     }
 
-    /** Leaves the election (releasing the Lease if held); the client and thread end. */
+    /**
+     * Leaves the election, releasing the Lease if held; {@code onStopLeading} has run when this
+     * returns if this replica was leading. Cancelling fabric8's elector releases and stops on the
+     * closing thread, except when its acquisition had just succeeded ({@code onStartLeading} runs
+     * before the elector's acquire step completes): then its renew loop, started on the elector's
+     * thread, does both there. So this waits for that, at most one renew deadline (the release's
+     * requests are each bounded by it), and stops leading itself if the release has not ended by
+     * then; the client and the thread end after.
+     */
     @Override
     public void close() {
         CompletableFuture<?> r;
@@ -162,7 +191,27 @@ public final class LeaseElection implements AutoCloseable {
         if (r != null) {
             r.cancel(true);
         }
+        boolean released = awaitNotLeading(settings.renewDeadline());
         executor.shutdownNow();
         client.close();
+        if (!released) {
+            LOG.warn("decision=stop-leading-at-close lease={}/{} identity={} reason=release-not-done-within-renew-deadline",
+                    settings.namespace(), settings.name(), settings.identity());
+            stopped(onStopLeading);
+        }
+    }
+
+    private boolean awaitNotLeading(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lock) {
+            try {
+                for (long left = timeout.toNanos(); leading && left > 0; left = deadline - System.nanoTime()) {
+                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return !leading;
+        }
     }
 }
