@@ -152,6 +152,41 @@ class SnapshotTest {
                 .hasMessageContaining("invalid value");
     }
 
+    /** A Service or a slice written twice (behind a valid checksum) is refused, whichever value would win. */
+    @Test
+    void aKeyWrittenTwiceIsRefused() {
+        FoldedState s = Logs.fold(Logs.synced(Json.obj("mode", Json.of("nftables"))).then(
+                ServiceFixture.service("ns", "svc-aaaa").clusterIP("172.30.0.1").port("http", 80, "TCP", 0).observed(),
+                ServiceFixture.service("ns", "svc-bbbb").clusterIP("172.30.0.2").port("http", 80, "TCP", 0).observed(),
+                EndpointSliceFixture.slice("ns", "sl-aaaa", "svc-aaaa").port("http", 8080, "TCP").endpoint("10.0.0.1").observed(),
+                EndpointSliceFixture.slice("ns", "sl-bbbb", "svc-aaaa").port("http", 8080, "TCP").endpoint("10.0.0.2").observed()));
+        assertThat(FoldedState.fromSnapshot(s.toSnapshot())).isEqualTo(s);
+        for (String[] twice : new String[][] {{"svc-bbbb", "svc-aaaa"}, {"sl-bbbb", "sl-aaaa"}}) {
+            byte[] snap = renamed(s.toSnapshot(), twice[0], twice[1]);
+            assertThatThrownBy(() -> FoldedState.fromSnapshot(snap)).as(twice[0]).isInstanceOf(SnapshotDecodeException.class)
+                    .hasMessageContaining("duplicate keys");
+        }
+    }
+
+    /** {@code snap} with every occurrence of {@code from} replaced by {@code to} (the same length) and the checksum made valid. */
+    private static byte[] renamed(byte[] snap, String from, String to) {
+        byte[] f = from.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] t = to.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] out = snap.clone();
+        int found = 0;
+        for (int i = 0; i + f.length <= out.length - 4; i++) {
+            if (Arrays.equals(out, i, i + f.length, f, 0, f.length)) {
+                System.arraycopy(t, 0, out, i, t.length);
+                found++;
+            }
+        }
+        assertThat(found).as(from).isPositive();
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(out, 0, out.length - 4);
+        java.nio.ByteBuffer.wrap(out, out.length - 4, 4).putInt((int) crc.getValue());
+        return out;
+    }
+
     @Test
     void garbageIsRefusedWithATypedException() {
         byte[] snap = rich().toSnapshot();
