@@ -93,15 +93,6 @@ final class Projector {
 
     private static PersistentMap<ServicePortName, ServicePortState> rebuild(PersistentMap<ServicePortName, ServicePortState> ports,
             ClusterState cluster, IpFamily f) {
-        if (ports.isEmpty()) {
-            // From scratch (a start, a snapshot read): no entry's identity to keep, so the map is
-            // built whole, the same map as one insert at a time without the inserts' path copies.
-            Map<ServicePortName, ServicePortState> fresh = new HashMap<>();
-            for (ServiceSpec s : cluster.services.values()) {
-                Projection.project(s, cluster.slicesOf(s.ref()), cluster.settings.nodeName(), cluster.node.zone(), f, fresh::put);
-            }
-            return PersistentMap.copyOf(fresh);
-        }
         Set<ServicePortName> present = new HashSet<>();
         List<Map.Entry<ServicePortName, ServicePortState>> fresh = new ArrayList<>();
         for (ServiceSpec s : cluster.services.values()) {

@@ -9,9 +9,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
@@ -125,36 +122,29 @@ final class SnapshotCodec {
                 throw new SnapshotDecodeException("pin record " + pin.pinnedAt() + " is after the snapshot's offset " + offset);
             }
             NodeSpec node = r.node(version >= VERSION);
-            // The maps are built whole (PersistentMap.copyOf: the same maps as one insert at a time,
-            // without the inserts' path copies; the entries come in key order, as encode wrote them).
-            // A key read twice keeps the later value, as inserts would, and is refused below.
+            PersistentMap<ServiceRef, ServiceSpec> services = PersistentMap.empty();
             int n = r.count();
-            Map<ServiceRef, ServiceSpec> serviceEntries = new LinkedHashMap<>(capacity(n));
             for (int i = 0; i < n; i++) {
                 ServiceSpec s = r.service();
-                serviceEntries.put(s.ref(), s);
+                services = services.plus(s.ref(), s);
             }
-            PersistentMap<ServiceRef, ServiceSpec> services = PersistentMap.copyOf(serviceEntries);
+            PersistentMap<EndpointSliceRef, SliceSpec> slices = PersistentMap.empty();
+            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> byService = PersistentMap.empty();
             n = r.count();
-            Map<EndpointSliceRef, SliceSpec> sliceEntries = new LinkedHashMap<>(capacity(n));
-            Map<ServiceRef, Map<EndpointSliceRef, SliceSpec>> groups = new HashMap<>(capacity(n));
             for (int i = 0; i < n; i++) {
                 SliceSpec s = r.slice();
-                sliceEntries.put(s.ref(), s);
-                groups.computeIfAbsent(s.service(), k -> new LinkedHashMap<>(2)).put(s.ref(), s);
+                slices = slices.plus(s.ref(), s);
+                PersistentMap<EndpointSliceRef, SliceSpec> group = byService.get(s.service());
+                byService = byService.plus(s.service(), (group == null ? PersistentMap.<EndpointSliceRef, SliceSpec>empty() : group)
+                        .plus(s.ref(), s));
             }
-            PersistentMap<EndpointSliceRef, SliceSpec> slices = PersistentMap.copyOf(sliceEntries);
-            Map<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> groupMaps = new HashMap<>(capacity(groups.size()));
-            groups.forEach((service, group) -> groupMaps.put(service, PersistentMap.copyOf(group)));
-            PersistentMap<ServiceRef, PersistentMap<EndpointSliceRef, SliceSpec>> byService = PersistentMap.copyOf(groupMaps);
+            PersistentMap<String, ServiceCidrSpec> serviceCidrs = PersistentMap.empty();
             boolean serviceCidrsSynced = version >= VERSION_3 && in.readBoolean();
             int cidrCount = version >= VERSION_3 ? r.count() : 0;
-            Map<String, ServiceCidrSpec> cidrEntries = new LinkedHashMap<>();
             for (int i = 0; i < cidrCount; i++) {
                 ServiceCidrSpec s = r.serviceCidr();
-                cidrEntries.put(s.name(), s);
+                serviceCidrs = serviceCidrs.plus(s.name(), s);
             }
-            PersistentMap<String, ServiceCidrSpec> serviceCidrs = PersistentMap.copyOf(cidrEntries);
             if (in.available() != 0) {
                 throw new SnapshotDecodeException(in.available() + " unread bytes after the state");
             }
@@ -168,10 +158,5 @@ final class SnapshotCodec {
         } catch (IllegalArgumentException | IllegalStateException | NullPointerException e) {
             throw new SnapshotDecodeException("invalid value in snapshot: " + e.getMessage(), e);
         }
-    }
-
-    /** A hash map's initial capacity for {@code n} entries (a count read from the data, so bounded). */
-    private static int capacity(int n) {
-        return Math.min(Math.max(n, 0), 1 << 20) * 4 / 3 + 1;
     }
 }

@@ -7,7 +7,6 @@ import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,42 +50,35 @@ record FamilyPlan(
      */
     static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, Slots slots, boolean fork) {
         Forked<PersistentMap<ElementKey, Claims>> forked = fork ? Forked.start(() -> claims(inOrder)) : null;
-        // Each map is built whole (PersistentMap.copyOf: the same map as one insert at a time, a
-        // later entry for a key replacing an earlier one as an insert would, without the inserts'
-        // path copies: a sixth of the render at 100,000 Services).
-        Map<ServicePortName, PortFragment> fr = new LinkedHashMap<>(capacity(inOrder.size()));
-        Map<String, NftChain> ch = new HashMap<>(capacity(inOrder.size()));
-        Map<String, NftServiceMap> mp = new HashMap<>();
-        Map<String, NftDispatch> ds = new HashMap<>(capacity(inOrder.size()));
+        PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
+        PersistentMap<String, NftChain> ch = PersistentMap.empty();
+        PersistentMap<String, NftServiceMap> mp = PersistentMap.empty();
+        PersistentMap<String, NftDispatch> ds = PersistentMap.empty();
         Map<String, Integer> em = new HashMap<>();
-        Map<String, Integer> af = new HashMap<>();
-        Map<ServicePortName, Digest> dg = new LinkedHashMap<>(capacity(inOrder.size()));
+        PersistentMap<String, Integer> af = PersistentMap.empty();
+        PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
         RulesetHash.Sum sum = RulesetHash.Sum.EMPTY;
         for (PortFragment p : inOrder) {
-            fr.put(p.name(), p);
+            fr = fr.plus(p.name(), p);
             for (NftChain c : p.chains()) {
-                ch.put(c.name(), c);
+                ch = ch.plus(c.name(), c);
             }
             for (NftServiceMap m : p.maps()) {
-                mp.put(m.name(), m);
+                mp = mp.plus(m.name(), m);
             }
             for (NftDispatch d : p.dispatches()) {
-                ds.put(d.chain(), d);
+                ds = ds.plus(d.chain(), d);
                 em.merge(d.map(), 1, Integer::sum);
             }
-            af.putAll(p.affinitySets());
+            for (Map.Entry<String, Integer> a : p.affinitySets().entrySet()) {
+                af = af.plus(a.getKey(), a.getValue());
+            }
             Digest d = RulesetHash.digest(Commands.partText(family, p));
-            dg.put(p.name(), d);
+            dg = dg.plus(p.name(), d);
             sum = sum.plus(d);
         }
         PersistentMap<ElementKey, Claims> claims = forked == null ? claims(inOrder) : forked.join();
-        return new FamilyPlan(family, base, PersistentMap.copyOf(fr), PersistentMap.copyOf(ch), PersistentMap.copyOf(mp),
-                PersistentMap.copyOf(ds), PersistentMap.copyOf(em), slots, PersistentMap.copyOf(af), claims, PersistentMap.copyOf(dg), sum);
-    }
-
-    /** A hash map's initial capacity for {@code n} entries. */
-    private static int capacity(int n) {
-        return n * 4 / 3 + 1;
+        return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, claims, dg, sum);
     }
 
     /** Every shared element of {@code inOrder} with the ports that claim it. */
