@@ -18,7 +18,12 @@ import java.time.Duration;
  * agent for 29 s of its 90 s cold start and 16 s of its 38 s restart, the parallel one (two
  * threads, fewer and shorter young collections) for 11 s and 8 s, with the cold start at 68 s
  * and the RSS peak under 1.5 GB; at 10,000 it gained nothing and raised the peak past 300 MB
- * ("Eighth pass"). The simulator holds about 450 MB at 100,000 (its objects' JSON and the
+ * ("Eighth pass"). With it, no string deduplication ({@code -XX:-UseStringDeduplication}, which
+ * the launcher turns on): at 100,000 its table held 65-77 MB of native memory and its thread took
+ * CPU from the render, so the first sync cost 110-128 s of CPU instead of 136-157 s, the RSS after
+ * it was 958-1,185 MB instead of 1,207-1,392 MB, its peak 1,330-1,348 MB instead of 1,396-1,664 MB,
+ * and a restart took 16.1-18.9 s instead of 22.4-28.0 s; at 30,000 it changed nothing measurable
+ * ("Twelfth pass"). The simulator holds about 450 MB at 100,000 (its objects' JSON and the
  * mock's keys); the agent's first sync at 30,000 once took 8-9 minutes in the kernel.
  *
  * @param agentHeapMb      the agent's {@code -Xmx} when {@code KPROXY_JAVA_OPTS} does not say
@@ -74,6 +79,6 @@ record RunLimits(int agentHeapMb, int simulatorHeapMb, Duration simulatorReady, 
         }
         String heap = "-Xmx" + agentHeapMb + "m";
         return agentHeapMb < PARALLEL_FROM_MB ? heap
-                : heap + " -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=" + agentHeapMb / 8 + "m -XX:NewRatio=7";
+                : heap + " -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=" + agentHeapMb / 8 + "m -XX:NewRatio=7 -XX:-UseStringDeduplication";
     }
 }

@@ -33,11 +33,12 @@ class RunLimitsTest {
     void configuredOptionsWinAndBadSizesAreRefused() {
         RunLimits limits = RunLimits.forSize(100_000, 200, 20);
         assertThat(limits.agentJavaOpts("-Xmx1g -XX:+UseSerialGC")).isEqualTo("-Xmx1g -XX:+UseSerialGC");
-        String parallel = "-Xmx1025m -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=128m -XX:NewRatio=7";
-        assertThat(limits.agentJavaOpts(null)).as("the parallel collector, a young generation of an eighth").isEqualTo(parallel);
+        String parallel = "-Xmx1025m -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=128m -XX:NewRatio=7 -XX:-UseStringDeduplication";
+        assertThat(limits.agentJavaOpts(null)).as("the parallel collector, a young generation of an eighth, no string deduplication")
+                .isEqualTo(parallel);
         assertThat(limits.agentJavaOpts(" ")).isEqualTo(parallel);
         assertThat(RunLimits.forSize(30_000, 200, 20).agentJavaOpts(null))
-                .isEqualTo("-Xmx409m -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=51m -XX:NewRatio=7");
+                .isEqualTo("-Xmx409m -XX:-UseSerialGC -XX:+UseParallelGC -XX:MaxNewSize=51m -XX:NewRatio=7 -XX:-UseStringDeduplication");
         assertThat(RunLimits.forSize(29_000, 200, 20).agentJavaOpts(null)).as("the launcher's serial collector").isEqualTo("-Xmx398m");
         assertThatThrownBy(() -> RunLimits.forSize(0, 200, 20)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RunLimits.forSize(10, 200, 0)).isInstanceOf(IllegalArgumentException.class);
