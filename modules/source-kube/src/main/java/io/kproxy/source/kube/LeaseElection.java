@@ -78,20 +78,20 @@ public final class LeaseElection implements AutoCloseable {
         this.client = client;
         this.executor = executor;
         this.settings = settings;
+        this.onStopLeading = onStopLeading;
         this.callbacks = new LeaderCallbacks(() -> {
             synchronized (lock) {
                 leading = true;
             }
             onStartLeading.run();
         }, () -> {
-            stopped(onStopLeading);
+            stopped();
             rejoinLater();
         }, onNewLeader);
-        this.onStopLeading = onStopLeading;
     }
 
     /** Runs {@code onStopLeading} once per leadership, whichever thread ends it first (the elector's, or {@link #close()}). */
-    private void stopped(Runnable onStopLeading) {
+    private void stopped() {
         synchronized (lock) {
             if (!leading) {
                 return;
@@ -177,9 +177,9 @@ public final class LeaseElection implements AutoCloseable {
      * returns if this replica was leading. Cancelling fabric8's elector releases and stops on the
      * closing thread, except when its acquisition had just succeeded ({@code onStartLeading} runs
      * before the elector's acquire step completes): then its renew loop, started on the elector's
-     * thread, does both there. So this waits for that, at most one renew deadline (the release's
-     * requests are each bounded by it), and stops leading itself if the release has not ended by
-     * then; the client and the thread end after.
+     * thread, does both there. So this waits for that, at most one renew deadline (each of the
+     * release's two requests is bounded by it), and stops leading itself if the release has not
+     * ended by then; the client and the thread end after.
      */
     @Override
     public void close() {
@@ -197,7 +197,7 @@ public final class LeaseElection implements AutoCloseable {
         if (!released) {
             LOG.warn("decision=stop-leading-at-close lease={}/{} identity={} reason=release-not-done-within-renew-deadline",
                     settings.namespace(), settings.name(), settings.identity());
-            stopped(onStopLeading);
+            stopped();
         }
     }
 
