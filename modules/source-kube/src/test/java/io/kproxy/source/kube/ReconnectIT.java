@@ -61,6 +61,9 @@ class ReconnectIT {
 
         api.stop();
         await().atMost(30, TimeUnit.SECONDS).until(() -> !source.state().connected());
+        // Listeners get the state at the source's monitor tick: the outage must outlast one before the
+        // API server returns (in CI once it did not, and the listener saw only connected states).
+        await().atMost(30, TimeUnit.SECONDS).until(() -> published.stream().anyMatch(s -> !s.connected()));
         api.restart();
         await().atMost(30, TimeUnit.SECONDS).until(() -> source.state().connected());
         Kube.create(api.client(), Kube.service("c", "10.96.0.3", Map.of()));
