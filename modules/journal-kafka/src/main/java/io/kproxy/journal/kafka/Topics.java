@@ -70,7 +70,7 @@ public final class Topics {
                 check(options);
                 return;
             } catch (KafkaLogException e) {
-                if (e.problem() != KafkaLogException.Problem.MISSING_TOPIC || System.nanoTime() > deadline) {
+                if (e.problem() != KafkaLogException.Problem.MISSING_TOPIC || System.nanoTime() - deadline > 0) {
                     throw e;
                 }
             }
