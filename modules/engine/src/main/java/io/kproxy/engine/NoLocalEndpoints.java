@@ -3,15 +3,15 @@ package io.kproxy.engine;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.NodeState;
+import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
-import java.util.Collection;
 
 /**
  * Upstream's {@code serviceNoLocalEndpointsTotalInternal/External} counts
  * ({@code pkg/proxy/nftables/proxier.go}, set after each sync): per family, the service ports
  * with a Local traffic policy whose endpoints exist but none on this node. Kept incrementally:
- * a sync adjusts the counts for the ports its delta names, so it costs O(change), not
- * O(service ports). Confined to the sync thread.
+ * a sync adjusts the counts for the ports that differ between the state it programmed and the
+ * one before, so it costs O(change), not O(service ports). Confined to the sync thread.
  */
 final class NoLocalEndpoints {
 
@@ -19,17 +19,30 @@ final class NoLocalEndpoints {
     private final long[] external = new long[IpFamily.values().length];
 
     /**
-     * Moves the counts from {@code before} to {@code after}, which differ at most in the ports
-     * named by {@code changed} (a {@code StateDelta}'s changed ports; it may name more).
+     * Moves the counts from {@code before} (the state of the previous update, or the empty state)
+     * to {@code after}: only the entries the two states' port maps do not share are visited
+     * ({@link PersistentMap#diff}), with their old and new values, so a sync costs O(change) and
+     * the first one O(ports) without a lookup per port.
      */
-    void update(NodeState before, NodeState after, Collection<ServicePortName> changed) {
+    void update(NodeState before, NodeState after) {
         for (IpFamily f : IpFamily.values()) {
-            var was = before.family(f).ports();
-            var is = after.family(f).ports();
-            for (ServicePortName name : changed) {
-                count(f, was.get(name), -1);
-                count(f, is.get(name), 1);
-            }
+            before.family(f).ports().diff(after.family(f).ports(), new PersistentMap.DiffVisitor<>() {
+                @Override
+                public void added(ServicePortName key, ServicePortState value) {
+                    count(f, value, 1);
+                }
+
+                @Override
+                public void removed(ServicePortName key, ServicePortState value) {
+                    count(f, value, -1);
+                }
+
+                @Override
+                public void changed(ServicePortName key, ServicePortState was, ServicePortState is) {
+                    count(f, was, -1);
+                    count(f, is, 1);
+                }
+            });
         }
     }
 

@@ -6,8 +6,8 @@ import io.kproxy.model.ServicePortName;
 import io.kproxy.model.ServiceRef;
 import io.kproxy.state.Endpoint;
 import io.kproxy.state.NodeState;
+import io.kproxy.state.PersistentMap;
 import io.kproxy.state.ServicePortState;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -95,37 +95,31 @@ public final class ServiceHealthChecks {
     private final Map<ServiceRef, TreeMap<PortKey, Share>> shares = new HashMap<>();
 
     /**
-     * Moves the checks to those of the programmed {@code state}, which differs from the state of
-     * the previous update at most in the ports named by {@code changed} (a {@code StateDelta}'s
-     * changed ports; on the first update, every port). Costs O(change): only the Services of
-     * those ports are recomputed. Tells listeners when the checks changed. Sync thread only.
+     * Moves the checks to those of the programmed {@code after}, from {@code before}, the state of
+     * the previous update (the empty state before the first). Only the ports the two states' maps
+     * do not share are visited ({@link PersistentMap#diff}, with their new values: no lookup per
+     * port), and only the Services of those ports are recomputed: O(change), and O(ports) on the
+     * first update. Tells listeners when the checks changed. Sync thread only.
      */
-    void update(NodeState state, Collection<ServicePortName> changed) {
+    void update(NodeState before, NodeState after) {
         Set<ServiceRef> touched = new HashSet<>();
-        for (ServicePortName name : changed) {
-            ServiceRef svc = name.service();
-            for (IpFamily f : IpFamily.values()) {
-                ServicePortState p = state.family(f).ports().get(name);
-                PortKey key = new PortKey(f, name);
-                TreeMap<PortKey, Share> byPort = shares.get(svc);
-                if (p == null || p.healthCheckNodePort() == 0) {
-                    if (byPort != null && byPort.remove(key) != null) {
-                        touched.add(svc);
-                        if (byPort.isEmpty()) {
-                            shares.remove(svc);
-                        }
-                    }
-                    continue;
+        for (IpFamily f : IpFamily.values()) {
+            before.family(f).ports().diff(after.family(f).ports(), new PersistentMap.DiffVisitor<>() {
+                @Override
+                public void added(ServicePortName name, ServicePortState p) {
+                    share(f, name, p, touched);
                 }
-                Set<IpAddress> ips = new HashSet<>();
-                for (Endpoint ep : p.endpoints()) {
-                    if (ep.local() && ep.ready()) {
-                        ips.add(ep.ip());
-                    }
+
+                @Override
+                public void removed(ServicePortName name, ServicePortState p) {
+                    share(f, name, null, touched);
                 }
-                shares.computeIfAbsent(svc, k -> new TreeMap<>()).put(key, new Share(p.healthCheckNodePort(), ips));
-                touched.add(svc);
-            }
+
+                @Override
+                public void changed(ServicePortName name, ServicePortState was, ServicePortState p) {
+                    share(f, name, p, touched);
+                }
+            });
         }
         if (touched.isEmpty()) {
             return;
@@ -148,6 +142,30 @@ public final class ServiceHealthChecks {
         for (Consumer<Map<ServiceRef, Check>> l : listeners) {
             l.accept(current);
         }
+    }
+
+    /** Sets the share of port {@code name} in family {@code f} from its entry {@code p} (null: gone); adds its Service to {@code touched} when that may change its check. */
+    private void share(IpFamily f, ServicePortName name, ServicePortState p, Set<ServiceRef> touched) {
+        ServiceRef svc = name.service();
+        PortKey key = new PortKey(f, name);
+        TreeMap<PortKey, Share> byPort = shares.get(svc);
+        if (p == null || p.healthCheckNodePort() == 0) {
+            if (byPort != null && byPort.remove(key) != null) {
+                touched.add(svc);
+                if (byPort.isEmpty()) {
+                    shares.remove(svc);
+                }
+            }
+            return;
+        }
+        Set<IpAddress> ips = new HashSet<>();
+        for (Endpoint ep : p.endpoints()) {
+            if (ep.local() && ep.ready()) {
+                ips.add(ep.ip());
+            }
+        }
+        shares.computeIfAbsent(svc, k -> new TreeMap<>()).put(key, new Share(p.healthCheckNodePort(), ips));
+        touched.add(svc);
     }
 
     /** The checks in force. */

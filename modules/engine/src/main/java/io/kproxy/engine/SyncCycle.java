@@ -299,7 +299,7 @@ final class SyncCycle {
                     s.object().replace('"', '\''), s.reason().replace('"', '\''));
             metrics.skipped(s);
         }
-        noLocal.update(before, target.node(), delta.changedPorts());
+        noLocal.update(before, target.node());
         metrics.noLocalEndpoints(noLocal);
         for (PendingChanges.Change c : pending.drainUpTo(target.uptoOffset())) {
             // Upstream ignores trigger times from before the proxy started (endpointschangetracker.go).
@@ -307,7 +307,7 @@ final class SyncCycle {
                     .ifPresent(t -> metrics.networkProgramming(t.family(), Duration.between(t.at(), end)));
         }
         health.updated();
-        checks.update(target.node(), delta.changedPorts());
+        checks.update(before, target.node());
         if (tx.isEmpty() && delta.isEmpty()) {
             // A request that changed nothing (the hourly run, a follow-up): not a decision worth a line.
             LOG.debug("decision=synced kind={} generation={} upto_offset={} operations=0 changed_ports=0 millis={}", tx.kind(), generation,

@@ -16,7 +16,6 @@ import io.kproxy.model.NodeName;
 import io.kproxy.model.ServiceRef;
 import io.kproxy.state.FoldedState;
 import io.kproxy.state.NodeState;
-import io.kproxy.state.StateDelta;
 import io.kproxy.testkit.EndpointSliceFixture;
 import io.kproxy.testkit.ServiceFixture;
 import java.time.Instant;
@@ -26,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
- * Seeded property test: the views a sync keeps incrementally from its delta (the
+ * Seeded property test: the views a sync keeps incrementally from the states it programmed (the
  * no-local-endpoints gauges, the health-check ports) equal the same views computed from scratch
  * after every sync, over random Service and EndpointSlice histories with syncs that coalesce
  * several changes.
@@ -75,9 +74,8 @@ class IncrementalViewsPropertyTest {
                 if (random.nextInt(3) != 0) {
                     continue; // coalesced into a later sync
                 }
-                StateDelta delta = StateDelta.between(programmed, state.node());
-                counts.update(programmed, state.node(), delta.changedPorts());
-                checks.update(state.node(), delta.changedPorts());
+                counts.update(programmed, state.node());
+                checks.update(programmed, state.node());
                 programmed = state.node();
                 NoLocalEndpoints fresh = NoLocalEndpoints.of(programmed);
                 for (IpFamily f : IpFamily.values()) {

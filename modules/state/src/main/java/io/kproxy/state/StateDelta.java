@@ -7,7 +7,6 @@ import io.kproxy.model.ServiceRef;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -45,8 +44,10 @@ public record StateDelta(Set<ServicePortName> changedPorts, Set<ServicePortName>
      * {@link NodeState#synced()} alone yields an empty delta: callers compare it themselves.
      */
     public static StateDelta between(NodeState before, NodeState after) {
-        TreeSet<ServicePortName> changed = new TreeSet<>();
-        TreeSet<ServicePortName> conntrack = new TreeSet<>();
+        // Hash sets: the record keeps unordered copies, and a tree set costs a comparison per level for each of the
+        // first sync's 100,000 ports (docs/benchmarks.md, "Thirteenth pass").
+        Set<ServicePortName> changed = new HashSet<>();
+        Set<ServicePortName> conntrack = new HashSet<>();
         boolean familyNodeChanged = false;
         for (IpFamily f : IpFamily.values()) {
             FamilyState a = before.family(f);
