@@ -99,6 +99,35 @@ public final class PersistentMap<K extends Comparable<? super K>, V> extends Abs
         return new PersistentMap<>(build(spine[0], keys, values, prio, left, right));
     }
 
+    /**
+     * The entries of {@code lower} and {@code higher}, whose every key is below every key of
+     * {@code higher}: the two treaps joined along their spines in O(log n), with the shape the
+     * union would have however it was built (a key set has one shape). For a map built in two
+     * halves on two threads ({@link Projector}).
+     *
+     * @throws IllegalArgumentException when the key ranges overlap
+     */
+    static <K extends Comparable<? super K>, V> PersistentMap<K, V> concat(PersistentMap<K, V> lower, PersistentMap<K, V> higher) {
+        if (lower.root == null) {
+            return higher;
+        }
+        if (higher.root == null) {
+            return lower;
+        }
+        Node<K, V> max = lower.root;
+        while (max.right != null) {
+            max = max.right;
+        }
+        Node<K, V> min = higher.root;
+        while (min.left != null) {
+            min = min.left;
+        }
+        if (max.key.compareTo(min.key) >= 0) {
+            throw new IllegalArgumentException("the key ranges overlap: " + max.key + " is not below " + min.key);
+        }
+        return new PersistentMap<>(merge(lower.root, higher.root));
+    }
+
     private static <K, V> Node<K, V> build(int i, K[] keys, V[] values, int[] prio, int[] left, int[] right) {
         Node<K, V> l = left[i] < 0 ? null : build(left[i], keys, values, prio, left, right);
         Node<K, V> r = right[i] < 0 ? null : build(right[i], keys, values, prio, left, right);

@@ -221,6 +221,40 @@ class PersistentMapTest {
         assertThat(PersistentMap.copyOf(Map.<String, Integer>of())).isSameAs(PersistentMap.empty());
     }
 
+    @Test
+    void concatJoinsTwoKeyRangesIntoTheShapeOfOneMap() {
+        Random random = new Random(7);
+        for (int round = 0; round < 200; round++) {
+            int n = random.nextInt(round < 40 ? 10 : 2_000);
+            TreeMap<Integer, Integer> all = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                all.put(random.nextInt(100_000), random.nextInt());
+            }
+            int pivot = random.nextInt(100_001);
+            PersistentMap<Integer, Integer> inserted = PersistentMap.empty();
+            PersistentMap<Integer, Integer> lower = PersistentMap.empty();
+            PersistentMap<Integer, Integer> higher = PersistentMap.empty();
+            for (Map.Entry<Integer, Integer> e : all.entrySet()) {
+                inserted = inserted.plus(e.getKey(), e.getValue());
+                if (e.getKey() < pivot) {
+                    lower = lower.plus(e.getKey(), e.getValue());
+                } else {
+                    higher = higher.plus(e.getKey(), e.getValue());
+                }
+            }
+            PersistentMap<Integer, Integer> joined = PersistentMap.concat(lower, higher);
+            assertThat(joined.shape()).isEqualTo(inserted.shape());
+            assertThat(joined).isEqualTo(all).hasSize(all.size());
+        }
+        PersistentMap<Integer, Integer> a = PersistentMap.<Integer, Integer>empty().plus(1, 1).plus(5, 5);
+        PersistentMap<Integer, Integer> b = PersistentMap.<Integer, Integer>empty().plus(5, 6).plus(9, 9);
+        assertThatThrownBy(() -> PersistentMap.concat(a, b)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overlap");
+        assertThatThrownBy(() -> PersistentMap.concat(b, a)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(PersistentMap.concat(a, PersistentMap.empty())).isSameAs(a);
+        assertThat(PersistentMap.concat(PersistentMap.empty(), b)).isSameAs(b);
+    }
+
     private static <K, V> PersistentMap.DiffVisitor<K, V> recorder(List<String> out) {
         return new PersistentMap.DiffVisitor<>() {
             @Override

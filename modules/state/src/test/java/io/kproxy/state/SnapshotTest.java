@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kproxy.model.Json;
 import io.kproxy.testkit.EndpointSliceFixture;
+import io.kproxy.testkit.EventSequence;
 import io.kproxy.testkit.NodeFixture;
 import io.kproxy.testkit.ServiceFixture;
 import java.util.Arrays;
@@ -46,6 +47,44 @@ class SnapshotTest {
         assertThat(back.cluster().sliceOrigins(new io.kproxy.model.ServiceRef("ns", "lb"))).isEqualTo(
                 s.cluster().sliceOrigins(new io.kproxy.model.ServiceRef("ns", "lb")));
         assertThat(FoldedState.fromSnapshot(FoldedState.initial().toSnapshot())).isEqualTo(FoldedState.initial());
+    }
+
+    @Test
+    void aLargeStateIsProjectedInTwoHalvesToTheSameNodeState() {
+        // Above Projector.SPLIT_FROM_SERVICES the decoded state is projected on two threads: the node state
+        // must equal the one the fold kept incrementally, in both families, with every kind of port.
+        Json.Obj config = Json.obj("mode", Json.of("nftables"), "clusterCIDR", Json.of("10.0.0.0/8,fd00::/48"));
+        EventSequence seq = Logs.synced(config).then(NodeFixture.node(Logs.NODE).zone("zone-a").internalIP("192.168.0.2").observed());
+        int n = Projector.SPLIT_FROM_SERVICES + 501;
+        for (int i = 0; i < n; i++) {
+            String name = "svc-" + i;
+            ServiceFixture svc = ServiceFixture.service("ns" + i % 7, name).clusterIP("172.30." + i / 250 + "." + i % 250)
+                    .port("http", 80, "TCP");
+            if (i % 3 == 0) {
+                svc = svc.ipFamilies("IPv4", "IPv6").clusterIP("fd00::" + Integer.toHexString(i + 1)).port("dns", 53, "UDP");
+            }
+            if (i % 5 == 0) {
+                svc = svc.type("LoadBalancer").externalTrafficPolicy("Local").healthCheckNodePort(30000 + i % 2000)
+                        .loadBalancerIngress("5.6." + i / 250 + "." + i % 250);
+            }
+            EndpointSliceFixture slice = EndpointSliceFixture.slice("ns" + i % 7, name + "-1", name).port("http", 8080, "TCP")
+                    .port("dns", 5353, "UDP").endpoint("10.1." + i / 250 + "." + i % 250).node(i % 4 == 0 ? Logs.NODE : "other");
+            if (i % 6 == 0) {
+                slice = slice.endpoint("10.2." + i / 250 + "." + i % 250).ready(false).serving(true).terminating(true);
+            }
+            seq = seq.then(svc.observed(), slice.observed());
+            if (i % 3 == 0) {
+                seq = seq.then(EndpointSliceFixture.slice("ns" + i % 7, name + "-6", name).addressType("IPv6").port("dns", 5353, "UDP")
+                        .endpoint("fd00:1::" + Integer.toHexString(i + 1)).observed());
+            }
+        }
+        FoldedState s = Logs.fold(seq);
+        assertThat(s.cluster().services.size()).isGreaterThanOrEqualTo(Projector.SPLIT_FROM_SERVICES);
+        FoldedState back = FoldedState.fromSnapshot(s.toSnapshot());
+        assertThat(back.node().ipv4().ports()).hasSize(s.node().ipv4().ports().size()).isEqualTo(s.node().ipv4().ports());
+        assertThat(back.node().ipv6().ports()).isNotEmpty().isEqualTo(s.node().ipv6().ports());
+        assertThat(back.node()).isEqualTo(s.node());
+        assertThat(back).isEqualTo(s);
     }
 
     @Test
