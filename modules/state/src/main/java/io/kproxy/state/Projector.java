@@ -34,9 +34,9 @@ final class Projector {
      * the lower half of the Services (in key order) is projected on a second thread
      * ({@code kproxy-projection-helper}) while the caller projects the upper half, and the two
      * port maps are joined ({@link PersistentMap#concat}: a service port sorts by its Service
-     * first, so the halves' keys do not overlap); the result is the same map. At 100,000
-     * Services this is about 40 % of a restart's state load (docs/benchmarks.md, "Scale",
-     * thirteenth pass).
+     * first, so the halves' keys do not overlap); the result is the same map. The projection is
+     * about 40 % of a restart's state load; split, the load of 100,000 Services took 0.5–0.8 s
+     * less (docs/benchmarks.md, "Scale", thirteenth pass).
      */
     static NodeState full(ClusterState cluster) {
         int n = cluster.services.size();

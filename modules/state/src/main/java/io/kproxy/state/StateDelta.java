@@ -45,7 +45,7 @@ public record StateDelta(Set<ServicePortName> changedPorts, Set<ServicePortName>
      */
     public static StateDelta between(NodeState before, NodeState after) {
         // Hash sets: the record keeps unordered copies, and a tree set costs a comparison per level for each of the
-        // first sync's 100,000 ports (docs/benchmarks.md, "Thirteenth pass").
+        // first sync's 100,000 ports (docs/benchmarks.md, "Scale", thirteenth pass).
         Set<ServicePortName> changed = new HashSet<>();
         Set<ServicePortName> conntrack = new HashSet<>();
         boolean familyNodeChanged = false;
