@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * Keeps {@link NodeState} equal to the projection of a {@link ClusterState}, incrementally: after
@@ -46,36 +48,20 @@ final class Projector {
         }
         ServiceSpec[] services = cluster.services.values().toArray(new ServiceSpec[0]);
         int half = n / 2;
-        Ports[] lower = new Ports[1];
-        Throwable[] failure = new Throwable[1];
-        Thread helper = Thread.ofPlatform().name("kproxy-projection-helper").daemon().start(() -> {
-            try {
-                lower[0] = ports(cluster, services, 0, half);
-            } catch (Throwable t) {
-                failure[0] = t;
-            }
-        });
+        // join() waits through an interrupt (the projection is the caller's state) and keeps it for the caller.
+        CompletableFuture<Ports> lower = CompletableFuture.supplyAsync(() -> ports(cluster, services, 0, half),
+                task -> Thread.ofPlatform().name("kproxy-projection-helper").daemon().start(task));
         Ports upper = ports(cluster, services, half, n);
-        boolean interrupted = false;
-        while (true) {
-            try {
-                helper.join();
-                break;
-            } catch (InterruptedException e) {
-                // The projection is the caller's state: finish it, and keep the interrupt for the caller.
-                interrupted = true;
+        Ports low;
+        try {
+            low = lower.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error err) {
+                throw err;
             }
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        switch (failure[0]) {
-            case null -> { }
-            case RuntimeException r -> throw r;
-            case Error e -> throw e;
-            default -> throw new IllegalStateException(failure[0]);
-        }
-        return frame(cluster, PersistentMap.concat(lower[0].v4(), upper.v4()), PersistentMap.concat(lower[0].v6(), upper.v6()));
+        return frame(cluster, PersistentMap.concat(low.v4(), upper.v4()), PersistentMap.concat(low.v6(), upper.v6()));
     }
 
     /** Both families' port maps of some Services. */
