@@ -41,12 +41,12 @@ final class Projector {
      * less (docs/benchmarks.md, "Scale", thirteenth pass).
      */
     static NodeState full(ClusterState cluster) {
-        int n = cluster.services.size();
-        if (n < SPLIT_FROM_SERVICES) {
-            NodeState empty = frame(cluster, PersistentMap.empty(), PersistentMap.empty());
-            return update(empty, ClusterState.empty(), cluster, Set.of(), true);
-        }
         ServiceSpec[] services = cluster.services.values().toArray(new ServiceSpec[0]);
+        int n = services.length;
+        if (n < SPLIT_FROM_SERVICES) {
+            Ports all = ports(cluster, services, 0, n);
+            return frame(cluster, all.v4(), all.v6());
+        }
         int half = n / 2;
         // join() waits through an interrupt (the projection is the caller's state) and keeps it for the caller.
         CompletableFuture<Ports> lower = CompletableFuture.supplyAsync(() -> ports(cluster, services, 0, half),
@@ -72,19 +72,25 @@ final class Projector {
     private static Ports ports(ClusterState cluster, ServiceSpec[] services, int from, int to) {
         List<Map.Entry<ServicePortName, ServicePortState>> v4 = new ArrayList<>();
         List<Map.Entry<ServicePortName, ServicePortState>> v6 = new ArrayList<>();
-        String nodeName = cluster.settings.nodeName();
-        String zone = cluster.node.zone();
         for (int i = from; i < to; i++) {
             ServiceSpec s = services[i];
             PersistentMap<EndpointSliceRef, SliceSpec> slices = cluster.slicesOf(s.ref());
-            Projection.project(s, slices, nodeName, zone, IpFamily.IPV4, (k, v) -> v4.add(Map.entry(k, v)));
-            Projection.project(s, slices, nodeName, zone, IpFamily.IPV6, (k, v) -> v6.add(Map.entry(k, v)));
+            project(cluster, s, slices, IpFamily.IPV4, v4);
+            project(cluster, s, slices, IpFamily.IPV6, v6);
         }
-        return new Ports(mapOf(v4), mapOf(v6));
+        return new Ports(plusAll(PersistentMap.empty(), v4), plusAll(PersistentMap.empty(), v6));
     }
 
-    private static PersistentMap<ServicePortName, ServicePortState> mapOf(List<Map.Entry<ServicePortName, ServicePortState>> entries) {
-        PersistentMap<ServicePortName, ServicePortState> m = PersistentMap.empty();
+    /** Appends the entries of service {@code s} (with its {@code slices}) in family {@code f} to {@code out}. */
+    private static void project(ClusterState cluster, ServiceSpec s, PersistentMap<EndpointSliceRef, SliceSpec> slices, IpFamily f,
+            List<Map.Entry<ServicePortName, ServicePortState>> out) {
+        Projection.project(s, slices, cluster.settings.nodeName(), cluster.node.zone(), f, (k, v) -> out.add(Map.entry(k, v)));
+    }
+
+    /** {@code base} with {@code entries} put in order (an equal value keeps the entry it replaces). */
+    private static PersistentMap<ServicePortName, ServicePortState> plusAll(PersistentMap<ServicePortName, ServicePortState> base,
+            List<Map.Entry<ServicePortName, ServicePortState>> entries) {
+        PersistentMap<ServicePortName, ServicePortState> m = base;
         for (Map.Entry<ServicePortName, ServicePortState> e : entries) {
             m = m.plus(e.getKey(), e.getValue());
         }
@@ -156,17 +162,13 @@ final class Projector {
 
     private static PersistentMap<ServicePortName, ServicePortState> rebuild(PersistentMap<ServicePortName, ServicePortState> ports,
             ClusterState cluster, IpFamily f) {
-        Set<ServicePortName> present = new HashSet<>();
         List<Map.Entry<ServicePortName, ServicePortState>> fresh = new ArrayList<>();
         for (ServiceSpec s : cluster.services.values()) {
-            Projection.project(s, cluster.slicesOf(s.ref()), cluster.settings.nodeName(), cluster.node.zone(), f,
-                    (k, v) -> fresh.add(Map.entry(k, v)));
+            project(cluster, s, cluster.slicesOf(s.ref()), f, fresh);
         }
-        PersistentMap<ServicePortName, ServicePortState> result = ports;
-        for (Map.Entry<ServicePortName, ServicePortState> e : fresh) {
-            present.add(e.getKey());
-            result = result.plus(e.getKey(), e.getValue());
-        }
+        PersistentMap<ServicePortName, ServicePortState> result = plusAll(ports, fresh);
+        Set<ServicePortName> present = new HashSet<>();
+        fresh.forEach(e -> present.add(e.getKey()));
         for (ServicePortName k : ports.keySet()) {
             if (!present.contains(k)) {
                 result = result.minus(k);
