@@ -54,12 +54,17 @@ public final class NfBatch {
         }
     }
 
-    private final NlWriter w;
+    private NlWriter w;
     private int[] messageStarts = new int[64];
     private int[] messageOps = new int[64];
     private int messageCount;
     private final List<Op> ops = new ArrayList<>();
     private int nextSetId = 1;
+    private int setsAdded;
+    /** The buffer this batch split a tail off ({@link #splitOff}), until it is appended. */
+    private MemorySegment whole;
+    /** For a tail: it has no begin message, and its set ids may start later ({@link #startSetIdsAt}). */
+    private final boolean tail;
 
     public NfBatch() {
         this(4096);
@@ -74,6 +79,73 @@ public final class NfBatch {
         w = new NlWriter(expectedBytes);
         int begin = w.beginMessage(BATCH_BEGIN, NLM_F_REQUEST, 0, 0, SUBSYS_NFTABLES);
         w.endMessage(begin);
+        tail = false;
+    }
+
+    private NfBatch(NlWriter tailWriter) {
+        w = tailWriter;
+        tail = true;
+    }
+
+    /**
+     * The tail of this batch, for building one transaction on two threads: a batch without a begin
+     * message that writes into this one's buffer past its first {@code headBytes}, while this one
+     * goes on with the first operations; {@link #append} then joins it after them, in place when
+     * each part fit its share of the buffer. Only once, on a batch that holds no operation yet.
+     */
+    public NfBatch splitOff(int headBytes) {
+        if (tail || whole != null || !ops.isEmpty()) {
+            throw new IllegalStateException("a tail is split off a new batch, once");
+        }
+        whole = w.segment();
+        return new NfBatch(w.splitOff(headBytes));
+    }
+
+    /**
+     * Numbers this tail's sets from {@code firstId} on: the ids the batch it is appended to will
+     * have given before it (set ids are the batch's, in order). Before any operation.
+     */
+    public void startSetIdsAt(int firstId) {
+        if (!tail || !ops.isEmpty() || firstId < 1) {
+            throw new IllegalStateException("set ids start over only on an empty tail, at 1 or later");
+        }
+        nextSetId = firstId;
+    }
+
+    /** The id the next set of this batch gets ({@link #addSet}). */
+    public int nextSetId() {
+        return nextSetId;
+    }
+
+    /**
+     * Appends the operations of {@code t}, the tail {@link #splitOff} this batch: the bytes and
+     * operation numbers are as if this batch had written them itself. Its set ids must go on from
+     * this batch's.
+     *
+     * @throws IllegalStateException when {@code t} is not this batch's tail or its set ids do not go on from here
+     */
+    public void append(NfBatch t) {
+        if (whole == null || !t.tail || t == this) {
+            throw new IllegalStateException("only the tail split off this batch is appended to it");
+        }
+        int firstOfTail = t.nextSetId - t.setsAdded;
+        if (firstOfTail != nextSetId) {
+            throw new IllegalStateException("the tail's set ids start at " + firstOfTail + ", this batch's next is " + nextSetId);
+        }
+        int at = w.append(t.w, whole);
+        whole = null;
+        int ops0 = ops.size();
+        for (int i = 0; i < t.messageCount; i++) {
+            if (messageCount == messageStarts.length) {
+                messageStarts = Arrays.copyOf(messageStarts, messageCount * 2);
+                messageOps = Arrays.copyOf(messageOps, messageCount * 2);
+            }
+            messageStarts[messageCount] = at + t.messageStarts[i];
+            messageOps[messageCount++] = ops0 + t.messageOps[i];
+        }
+        ops.addAll(t.ops);
+        nextSetId = t.nextSetId;
+        setsAdded += t.setsAdded;
     }
 
     /** Number of operations. */
@@ -148,6 +220,7 @@ public final class NfBatch {
     /** Creates a set; returns its batch-local id, which lookups of an anonymous set must name. */
     public int addSet(NfFamily f, String table, NfSetSpec s) {
         int id = nextSetId++;
+        setsAdded++;
         int m = begin(NEWSET, NLM_F_CREATE, f, "NEWSET", table, s.name());
         w.string(1, table);
         w.string(2, s.name());

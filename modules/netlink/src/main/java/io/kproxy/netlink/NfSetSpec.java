@@ -37,4 +37,17 @@ public record NfSetSpec(String name, int flags, int keyType, int keyLen, int dat
     public boolean isMap() {
         return (flags & MAP) != 0;
     }
+
+    /** Equal fields, the user data by content (a record compares arrays by identity). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof NfSetSpec x && name.equals(x.name) && flags == x.flags && keyType == x.keyType && keyLen == x.keyLen
+                && dataType == x.dataType && dataLen == x.dataLen && timeoutMillis == x.timeoutMillis && size == x.size
+                && java.util.Arrays.equals(userdata, x.userdata);
+    }
+
+    @Override
+    public int hashCode() {
+        return name.hashCode() * 31 + java.util.Arrays.hashCode(userdata);
+    }
 }

@@ -31,6 +31,45 @@ final class NlWriter {
         buf = Arena.ofAuto().allocate(Math.max(64, capacity));
     }
 
+    /**
+     * A writer into {@code into} (a part of another writer's buffer: {@link #splitOff}), from its
+     * start; when it is full, it goes on in a buffer of its own, as any writer grows.
+     */
+    private NlWriter(MemorySegment into) {
+        buf = into;
+    }
+
+    /**
+     * Gives the part of this writer's buffer past {@code keep} bytes (rounded up to 4) to a new
+     * writer, and keeps the rest: two writers that fill one buffer on two threads, joined again by
+     * {@link #append}. Returns the new writer; this one grows into a new buffer if it outgrows {@code keep}.
+     */
+    NlWriter splitOff(int keep) {
+        long at = Math.min(buf.byteSize(), Math.max(pos, (keep + 3L) & ~3L));
+        NlWriter tail = new NlWriter(buf.asSlice(at));
+        buf = buf.asSlice(0, at);
+        return tail;
+    }
+
+    /**
+     * Appends what {@code tail} wrote, aligned as the next message would be, and returns where it
+     * starts. When this writer still writes into the start of {@code whole}, the buffer both were
+     * split from, it widens to all of it again, and the tail's bytes, if they are still in it, move
+     * down in place: no buffer is allocated.
+     */
+    int append(NlWriter tail, MemorySegment whole) {
+        align();
+        if (buf.address() == whole.address() && buf.byteSize() < whole.byteSize()) {
+            buf = whole;
+        }
+        int at = position();
+        ensure(tail.position());
+        // Overlapping when the tail is in the same buffer: MemorySegment.copy moves as memmove does.
+        MemorySegment.copy(tail.buf, 0, buf, pos, tail.pos);
+        pos += tail.pos;
+        return at;
+    }
+
     int position() {
         return Math.toIntExact(pos);
     }

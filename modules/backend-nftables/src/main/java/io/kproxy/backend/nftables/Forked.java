@@ -3,15 +3,17 @@ package io.kproxy.backend.nftables;
 import java.util.function.Supplier;
 
 /**
- * One part of a full render done on a second core while the caller does another part: a platform
- * thread of its own ({@code kproxy-render-helper}), started for the task and ended with it. A full
- * render (the first sync, a restart, a change of the node or the settings) is rare and, at tens of
- * thousands of Services, seconds long, so a thread per render costs nothing beside it; the
- * incremental renders of every other sync never fork (docs/backends/nftables.md, "Syncs").
+ * One part of a full render, or of a large transaction's compile, done on a second core while the
+ * caller does another part: a platform thread of its own ({@code kproxy-render-helper},
+ * {@code kproxy-compile-helper}), started for the task and ended with it. A full render (the first
+ * sync, a restart, a change of the node or the settings) and a full transaction are rare and, at
+ * tens of thousands of Services, seconds long, so a thread each costs nothing beside them; the
+ * incremental renders and small transactions of every other sync never fork
+ * (docs/backends/nftables.md, "Syncs").
  *
  * @param <T> what the task returns
  */
-final class Forked<T> {
+public final class Forked<T> {
 
     /** Service ports from which a full render splits its work over two cores. */
     static final int FROM_PORTS = 2_000;
@@ -20,8 +22,8 @@ final class Forked<T> {
     private T value;
     private Throwable failure;
 
-    private Forked(Supplier<T> task) {
-        this.thread = Thread.ofPlatform().name("kproxy-render-helper").daemon().unstarted(() -> {
+    private Forked(String name, Supplier<T> task) {
+        this.thread = Thread.ofPlatform().name(name).daemon().unstarted(() -> {
             try {
                 value = task.get();
             } catch (Throwable t) {
@@ -35,22 +37,27 @@ final class Forked<T> {
         return ports >= FROM_PORTS && Runtime.getRuntime().availableProcessors() > 1;
     }
 
-    /** Starts {@code task} on its own thread. */
+    /** Starts {@code task}, a part of a render, on its own thread. */
     static <T> Forked<T> start(Supplier<T> task) {
-        Forked<T> f = new Forked<>(task);
+        return start("kproxy-render-helper", task);
+    }
+
+    /** Starts {@code task} on its own thread named {@code name}. */
+    public static <T> Forked<T> start(String name, Supplier<T> task) {
+        Forked<T> f = new Forked<>(name, task);
         f.thread.start();
         return f;
     }
 
     /** Waits for the task and returns its result, or throws what it threw. */
-    T join() {
+    public T join() {
         boolean interrupted = false;
         while (true) {
             try {
                 thread.join();
                 break;
             } catch (InterruptedException e) {
-                // The render's result is the caller's next state: finish it, and keep the interrupt for the caller.
+                // The result is what the caller goes on with: finish it, and keep the interrupt for the caller.
                 interrupted = true;
             }
         }

@@ -90,6 +90,19 @@ class NetlinkEquivalenceIT {
         assertThat(Listings.normalise(nftA.list("list ruleset").output())).isEqualTo(Listings.normalise(nftB.list("list ruleset").output()));
     }
 
+    /** A full transaction large enough to be compiled on two threads (BatchCompiler.SPLIT_FROM_CHARS) programs what libnftables does. */
+    @org.junit.jupiter.api.Test
+    void aTransactionCompiledOnTwoThreadsLoadsTheSameEitherWay() throws KernelException {
+        NodeState state = RandomStates.state(new RandomStates(99).initial(1_600), NftStates.node());
+        String text = NftBackend.cleanupText() + NftDiff.diff(Optional.empty(), PlanRenderer.render(state), SyncOptions.at(Instant.EPOCH)).text();
+        assertThat(text.length()).isGreaterThanOrEqualTo(io.kproxy.backend.nftables.wire.BatchCompiler.SPLIT_FROM_CHARS);
+        NetlinkKernelPort port = new NetlinkKernelPort(client, new NftKernelPort(nftA));
+        port.apply(text);
+        assertThat(port.commits()).containsExactly(1L, 0L);
+        new NftKernelPort(nftB).apply(text);
+        assertThat(Listings.normalise(nftA.list("list ruleset").output())).isEqualTo(Listings.normalise(nftB.list("list ruleset").output()));
+    }
+
     private void run(long seed) throws KernelException {
         NetlinkKernelPort port = new NetlinkKernelPort(client, new NftKernelPort(nftA));
         new NftKernelPort(nftA).apply(NftBackend.cleanupText());

@@ -1,9 +1,11 @@
 package io.kproxy.backend.nftables.wire;
 
+import io.kproxy.backend.nftables.Forked;
 import io.kproxy.netlink.NfBatch;
 import io.kproxy.netlink.NfFamily;
 import io.kproxy.netlink.NfHook;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -48,20 +50,97 @@ public final class BatchCompiler {
      * ({@link NfBatch#addElementsToNewSet}): by name, the kernel compares it with every set of the
      * table, for every element command, so a full apply's kernel time grows with elements times
      * sets (docs/benchmarks.md, "Agent end to end"). A set only declared again may already
-     * exist, and keeps its name.
+     * exist, and keeps its name. From {@link #SPLIT_FROM_CHARS} characters, on a machine with a
+     * second processor, on two threads ({@link #compile(String, Schemas, boolean, int)}).
      */
     public static Result compile(String text, Schemas schemas, boolean newSetsById) {
+        return compile(text, schemas, newSetsById,
+                text.length() >= SPLIT_FROM_CHARS && Runtime.getRuntime().availableProcessors() > 1 ? splitPoint(text) : -1);
+    }
+
+    /**
+     * Text from which a transaction is compiled on two threads: about 1,200 Services' full sync
+     * (a 10,000-Service full sync is 12 M characters and compiled in 1.9 s on one core).
+     */
+    public static final int SPLIT_FROM_CHARS = 1_500_000;
+
+    /**
+     * Where the helper's part starts: the start of the line at or after 53% of the text. The
+     * helper first reads the caller's part for its declarations alone (skipping its elements,
+     * chains and most rules), so the caller takes a little more than half.
+     */
+    public static int splitPoint(String text) {
+        int nl = text.indexOf('\n', (int) (text.length() * 0.53));
+        return nl < 0 ? -1 : nl + 1;
+    }
+
+    /**
+     * {@link #compile(String, Schemas, boolean)}, split at {@code at} (the start of a line, or -1:
+     * not split): the caller compiles the lines before it, and a helper thread
+     * ({@code kproxy-compile-helper}) the lines from it, into the tail of the same batch
+     * ({@link NfBatch#splitOff}) after a pass over the caller's lines for what they declare and
+     * delete (the schemas, the new sets, the set ids: {@link Head}). The batch, its bytes and its
+     * line numbers are the ones the single-threaded compile makes (BatchCompilerSplitTest).
+     */
+    public static Result compile(String text, Schemas schemas, boolean newSetsById, int at) {
         // About 1.5 bytes of netlink per character of text (a 10,000-Service full sync: 13.9 M
         // characters, 21.3 MB of batch); a little more so that it rarely grows.
-        NfBatch batch = new NfBatch((int) Math.min(Integer.MAX_VALUE - 64, 4096 + text.length() * 8L / 5));
-        List<Integer> lines = new ArrayList<>();
+        NfBatch batch = new NfBatch(bytesFor(text.length()));
+        if (at <= 0 || at >= text.length()) {
+            Part all = compileLines(text, 0, text.length(), 0, batch, schemas, new NewSets(newSetsById));
+            return all.result(batch);
+        }
+        NfBatch tail = batch.splitOff(bytesFor(at));
+        Forked<Part> helper = Forked.start("kproxy-compile-helper", () -> {
+            Head head = Head.read(text, at, schemas, newSetsById);
+            if (head == null) {
+                return null; // the caller's part does not compile: its error is the one reported
+            }
+            tail.startSetIdsAt(head.nextSetId());
+            return compileLines(text, at, text.length(), head.lines(), tail, head.schemas(), head.fresh());
+        });
+        Part first = compileLines(text, 0, at, 0, batch, schemas, new NewSets(newSetsById));
+        Part second = helper.join();
+        if (first.error() != null) {
+            return first.result(batch);
+        }
+        if (second == null) {
+            throw new IllegalStateException("the lines before the split compiled, but reading their declarations failed");
+        }
+        if (second.error() != null) {
+            return second.result(tail);
+        }
+        batch.append(tail);
+        int[] lines = Arrays.copyOf(first.lines(), first.lines().length + second.lines().length);
+        System.arraycopy(second.lines(), 0, lines, first.lines().length, second.lines().length);
+        return new Result(Optional.of(new Compiled(batch, lines, second.schemas())), null);
+    }
+
+    private static int bytesFor(int chars) {
+        return (int) Math.min(Integer.MAX_VALUE - 64, 4096 + chars * 8L / 5);
+    }
+
+    /** Lines compiled into a batch: the 1-based line of each operation, and the schemas after; or the first error. */
+    private record Part(int[] lines, Schemas schemas, String error) {
+        Result result(NfBatch batch) {
+            return error != null ? new Result(Optional.empty(), error) : new Result(Optional.of(new Compiled(batch, lines, schemas)), null);
+        }
+    }
+
+    /** Compiles the lines of {@code text[from, to)}, the first numbered {@code before + 1}, into {@code batch}. */
+    private static Part compileLines(String text, int from, int to, int before, NfBatch batch, Schemas schemas, NewSets fresh) {
+        int[] lines = new int[1024];
+        int ops = 0;
         Schemas s = schemas;
-        NewSets fresh = new NewSets(newSetsById);
-        int number = 0;
-        for (int from = 0; from < text.length();) {
+        int number = before;
+        int size0 = batch.size();
+        while (from < to) {
             int end = text.indexOf('\n', from);
-            String line = text.substring(from, end < 0 ? text.length() : end);
-            from = end < 0 ? text.length() : end + 1;
+            if (end < 0 || end > to) {
+                end = to;
+            }
+            String line = text.substring(from, end);
+            from = end + 1;
             number++;
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
@@ -69,14 +148,101 @@ public final class BatchCompiler {
             try {
                 s = command(batch, Command.parse(line), s, fresh);
             } catch (Unsupported | IllegalArgumentException e) {
-                return new Result(Optional.empty(), "line " + number + ": " + e.getMessage());
+                return new Part(null, null, "line " + number + ": " + e.getMessage());
             }
-            while (lines.size() < batch.size()) {
-                lines.add(number);
+            int size = batch.size() - size0;
+            if (size > lines.length) {
+                lines = Arrays.copyOf(lines, Math.max(size, lines.length * 2));
+            }
+            while (ops < size) {
+                lines[ops++] = number;
             }
         }
-        int[] map = lines.stream().mapToInt(Integer::intValue).toArray();
-        return new Result(Optional.of(new Compiled(batch, map, s)), null);
+        return new Part(Arrays.copyOf(lines, ops), s, null);
+    }
+
+    /**
+     * What the lines before a split leave for the lines after it, read without compiling them:
+     * the schemas, the sets new to the kernel, the next set id, and how many lines they are. Only
+     * declarations, deletions and rules with an anonymous set ({@code {}) change any of it; the
+     * rest (chains, elements, most rules) is skipped.
+     */
+    private record Head(Schemas schemas, NewSets fresh, int nextSetId, int lines) {
+
+        /** The head of {@code text[0, at)}, or null when a line of it does not compile. */
+        static Head read(String text, int at, Schemas schemas, boolean newSetsById) {
+            Schemas s = schemas;
+            NewSets fresh = new NewSets(newSetsById);
+            int nextId = 1;
+            int number = 0;
+            for (int from = 0; from < at;) {
+                int end = text.indexOf('\n', from);
+                if (end < 0 || end > at) {
+                    end = at;
+                }
+                number++;
+                int start = from;
+                from = end + 1;
+                if (text.startsWith("add element ", start) || text.startsWith("delete element ", start)
+                        || text.startsWith("add chain ", start) || text.startsWith("add rule ", start) && !has(text, '{', start, end)) {
+                    continue;
+                }
+                String line = text.substring(start, end);
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                try {
+                    Command m = Command.parse(line);
+                    String fam = m.fam();
+                    String table = m.table();
+                    switch (m.kind()) {
+                        case "table" -> {
+                            if (m.verb().equals("delete")) {
+                                fresh.tableDeleted(fam, table);
+                                s = s.withoutTable(fam, table);
+                            }
+                        }
+                        case "set", "map" -> {
+                            if (m.verb().equals("add")) {
+                                SetSchema schema = declaration(fam, m.rest());
+                                fresh.declared(fam, table, schema.spec().name(), nextId++);
+                                s = s.with(fam, table, schema.spec().name(), schema);
+                            } else if (m.verb().equals("delete")) {
+                                String name = m.rest().strip();
+                                fresh.setDeleted(fam, table, name);
+                                s = s.without(fam, table, name);
+                            }
+                        }
+                        case "rule" -> {
+                            String[] cr = m.rest().split(" ", 2);
+                            if (!m.verb().equals("add") || cr.length != 2) {
+                                return null;
+                            }
+                            Schemas now = s;
+                            RuleCompiler.Compiled r = RuleCompiler.compile(cr[1], fam.equals("ip6"), name -> now.get(fam, table, name));
+                            for (RuleCompiler.AnonymousSet a : r.sets()) {
+                                fresh.declared(fam, table, a.spec().name(), nextId++);
+                            }
+                        }
+                        default -> {
+                            // chains and elements change none of it
+                        }
+                    }
+                } catch (Unsupported | IllegalArgumentException e) {
+                    return null;
+                }
+            }
+            return new Head(s, fresh, nextId, number);
+        }
+
+        private static boolean has(String text, char c, int from, int to) {
+            for (int i = from; i < to; i++) {
+                if (text.charAt(i) == c) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /**

@@ -53,4 +53,15 @@ public final class Schemas {
     public int size() {
         return sets.size();
     }
+
+    /** The same declarations of the same sets. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Schemas other && sets.equals(other.sets);
+    }
+
+    @Override
+    public int hashCode() {
+        return sets.hashCode();
+    }
 }
