@@ -54,7 +54,7 @@ public final class NfBatch {
         }
     }
 
-    private NlWriter w;
+    private final NlWriter w;
     private int[] messageStarts = new int[64];
     private int[] messageOps = new int[64];
     private int messageCount;
