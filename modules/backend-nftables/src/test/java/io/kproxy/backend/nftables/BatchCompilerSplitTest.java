@@ -2,21 +2,13 @@ package io.kproxy.backend.nftables;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.nftables.wire.BatchCompiler;
 import io.kproxy.backend.nftables.wire.Schemas;
-import io.kproxy.backend.testkit.IncrementalProperty;
-import io.kproxy.backend.testkit.RandomStates;
-import io.kproxy.backend.testkit.States;
-import io.kproxy.state.NodeState;
 import io.kproxy.testkit.Golden;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -31,26 +23,12 @@ class BatchCompilerSplitTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("io.kproxy.backend.testkit.IncrementalProperty#seeds")
     void everyTransactionOfARandomHistorySplitAnywhereIsTheSameBatch(long seed) {
-        RandomStates gen = new RandomStates(seed);
         Random random = new Random(seed);
-        TreeMap<String, States.PortSpec> specs = gen.initial(12);
-        NodeState state = RandomStates.state(specs, NftStates.node());
-        NftPlan plan = PlanRenderer.render(state);
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        Transaction tx = NftDiff.diff(Optional.empty(), plan, SyncOptions.at(now));
-        Schemas schemas = sameSplitAnywhere(tx.text(), Schemas.empty(), random);
-        NftPlan applied = (NftPlan) tx.result();
-        for (int step = 0; step < 12; step++) {
-            gen.mutate(specs, 100 + step * 3);
-            NodeState next = RandomStates.state(specs, NftStates.node());
-            plan = PlanRenderer.renderIncremental(plan, next, IncrementalProperty.delta(state, next, random));
-            now = now.plusMillis(random.nextInt(1500));
-            tx = NftDiff.diff(Optional.of(applied), plan, new SyncOptions(now, random.nextInt(6) == 0));
+        Schemas schemas = Schemas.empty();
+        for (Transaction tx : RandomTransactions.of(seed, 12, 12, 6)) {
             if (!tx.isEmpty()) {
                 schemas = sameSplitAnywhere(tx.text(), schemas, random);
             }
-            applied = (NftPlan) tx.result();
-            state = next;
         }
         assertThat(schemas.size()).isPositive();
     }
@@ -135,18 +113,18 @@ class BatchCompilerSplitTest {
     }
 
     /**
-     * Compiles {@code text} whole and split at up to 40 line starts (all of them in a short text,
+     * Compiles {@code text} whole and split at up to 25 line starts (all of them in a short text,
      * the first and last ones and a random sample in a long one), with and without naming new
      * sets by id, and asserts that every split gives the whole compile's batch. Returns the schemas after.
      */
     private static Schemas sameSplitAnywhere(String text, Schemas before, Random random) {
         List<Integer> starts = lineStarts(text);
         List<Integer> at = new ArrayList<>();
-        if (starts.size() <= 40) {
+        if (starts.size() <= 25) {
             at.addAll(starts);
         } else {
             at.addAll(List.of(starts.get(0), starts.get(1), starts.get(starts.size() - 1)));
-            for (int i = 0; i < 37; i++) {
+            for (int i = 0; i < 22; i++) {
                 at.add(starts.get(random.nextInt(starts.size())));
             }
         }

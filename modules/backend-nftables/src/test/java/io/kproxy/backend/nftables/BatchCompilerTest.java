@@ -2,20 +2,11 @@ package io.kproxy.backend.nftables;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kproxy.backend.SyncOptions;
 import io.kproxy.backend.Transaction;
 import io.kproxy.backend.nftables.wire.BatchCompiler;
 import io.kproxy.backend.nftables.wire.Schemas;
-import io.kproxy.backend.testkit.IncrementalProperty;
-import io.kproxy.backend.testkit.RandomStates;
-import io.kproxy.backend.testkit.States;
-import io.kproxy.state.NodeState;
 import io.kproxy.testkit.Golden;
-import java.time.Instant;
 import java.util.Arrays;
-import java.util.Optional;
-import java.util.Random;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,24 +20,10 @@ class BatchCompilerTest {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("io.kproxy.backend.testkit.IncrementalProperty#seeds")
     void everyTransactionOfARandomHistoryCompiles(long seed) {
-        RandomStates gen = new RandomStates(seed);
-        Random random = new Random(seed);
-        TreeMap<String, States.PortSpec> specs = gen.initial(20);
-        NodeState state = RandomStates.state(specs, NftStates.node());
-        NftPlan plan = PlanRenderer.render(state);
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        Transaction tx = NftDiff.diff(Optional.empty(), plan, SyncOptions.at(now));
-        Schemas schemas = compiled(tx, Schemas.empty(), seed, -1);
-        NftPlan applied = (NftPlan) tx.result();
-        for (int step = 0; step < 25; step++) {
-            gen.mutate(specs, 100 + step * 3);
-            NodeState next = RandomStates.state(specs, NftStates.node());
-            plan = PlanRenderer.renderIncremental(plan, next, IncrementalProperty.delta(state, next, random));
-            now = now.plusMillis(random.nextInt(1500));
-            tx = NftDiff.diff(Optional.of(applied), plan, new SyncOptions(now, random.nextInt(8) == 0));
-            schemas = compiled(tx, schemas, seed, step);
-            applied = (NftPlan) tx.result();
-            state = next;
+        Schemas schemas = Schemas.empty();
+        int step = -1;
+        for (Transaction tx : RandomTransactions.of(seed, 20, 25, 8)) {
+            schemas = compiled(tx, schemas, seed, step++);
         }
         assertThat(schemas.size()).isPositive();
     }
