@@ -101,10 +101,11 @@ public final class BatchCompiler {
             return compileLines(text, at, text.length(), head.lines(), tail, head.schemas(), head.fresh());
         });
         Part first = compileLines(text, 0, at, 0, batch, schemas, new NewSets(newSetsById));
-        Part second = helper.join();
         if (first.error() != null) {
+            // The first error is the one reported; the helper finishes on its own into a batch no one reads.
             return first.result(batch);
         }
+        Part second = helper.join();
         if (second == null) {
             throw new IllegalStateException("the lines before the split compiled, but reading their declarations failed");
         }
