@@ -60,7 +60,8 @@ public final class NfBatch {
     private int messageCount;
     private final List<Op> ops = new ArrayList<>();
     private int nextSetId = 1;
-    private int setsAdded;
+    /** The id of this batch's first set: 1, or for a tail where the head's ids end ({@link #startSetIdsAt}). */
+    private int firstSetId = 1;
     /** The buffer this batch split a tail off ({@link #splitOff}), until it is appended. */
     private MemorySegment whole;
     /** For a tail: it has no begin message, and its set ids may start later ({@link #startSetIdsAt}). */
@@ -110,6 +111,7 @@ public final class NfBatch {
             throw new IllegalStateException("set ids start over only on an empty tail, at 1 or later");
         }
         nextSetId = firstId;
+        firstSetId = firstId;
     }
 
     /** The id the next set of this batch gets ({@link #addSet}). */
@@ -128,9 +130,8 @@ public final class NfBatch {
         if (whole == null || !t.tail || t == this) {
             throw new IllegalStateException("only the tail split off this batch is appended to it");
         }
-        int firstOfTail = t.nextSetId - t.setsAdded;
-        if (firstOfTail != nextSetId) {
-            throw new IllegalStateException("the tail's set ids start at " + firstOfTail + ", this batch's next is " + nextSetId);
+        if (t.firstSetId != nextSetId) {
+            throw new IllegalStateException("the tail's set ids start at " + t.firstSetId + ", this batch's next is " + nextSetId);
         }
         int at = w.append(t.w, whole);
         whole = null;
@@ -145,7 +146,6 @@ public final class NfBatch {
         }
         ops.addAll(t.ops);
         nextSetId = t.nextSetId;
-        setsAdded += t.setsAdded;
     }
 
     /** Number of operations. */
@@ -220,7 +220,6 @@ public final class NfBatch {
     /** Creates a set; returns its batch-local id, which lookups of an anonymous set must name. */
     public int addSet(NfFamily f, String table, NfSetSpec s) {
         int id = nextSetId++;
-        setsAdded++;
         int m = begin(NEWSET, NLM_F_CREATE, f, "NEWSET", table, s.name());
         w.string(1, table);
         w.string(2, s.name());

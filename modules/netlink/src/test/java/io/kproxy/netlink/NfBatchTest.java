@@ -114,6 +114,43 @@ class NfBatchTest {
     }
 
     @Test
+    void aTailSplitOffAndAppendedIsTheBatchWrittenWholeInPlaceOrGrown() {
+        NfSetSpec spec = new NfSetSpec("s", 0, 7, 4, 0, 0, 0, 0, null);
+        NfBatch whole = new NfBatch();
+        whole.addTable(NfFamily.IPV4, "kp", null);
+        whole.addSet(NfFamily.IPV4, "kp", spec);
+        whole.deleteSet(NfFamily.IPV4, "kp", "x");
+        whole.addSet(NfFamily.IPV4, "kp", spec);
+        whole.flushSet(NfFamily.IPV4, "kp", "s");
+        // 4096 bytes: both parts fit their shares and are joined in place; 64: both grow on their own.
+        for (int room : new int[] {4096, 64}) {
+            NfBatch head = new NfBatch(room);
+            NfBatch tail = head.splitOff(room / 2);
+            tail.startSetIdsAt(2);
+            tail.deleteSet(NfFamily.IPV4, "kp", "x");
+            assertThat(tail.addSet(NfFamily.IPV4, "kp", spec)).isEqualTo(2);
+            tail.flushSet(NfFamily.IPV4, "kp", "s");
+            head.addTable(NfFamily.IPV4, "kp", null);
+            assertThat(head.addSet(NfFamily.IPV4, "kp", spec)).isEqualTo(1);
+            head.append(tail);
+            assertThat(head.dump()).as("room %d", room).isEqualTo(whole.dump());
+            assertThat(bytes(head.encode(5, true))).isEqualTo(bytes(whole.encode(5, true)));
+            assertThat(head.size()).isEqualTo(5);
+            assertThat(head.describe(3)).isEqualTo(whole.describe(3));
+            assertThat(head.nextSetId()).isEqualTo(3);
+        }
+        // A tail whose set ids do not go on from the head's, a second split, a foreign tail.
+        NfBatch head = new NfBatch();
+        NfBatch tail = head.splitOff(64);
+        tail.startSetIdsAt(3);
+        head.addSet(NfFamily.IPV4, "kp", spec);
+        assertThatThrownBy(() -> head.append(tail)).isInstanceOf(IllegalStateException.class).hasMessageContaining("start at 3");
+        assertThatThrownBy(() -> head.splitOff(64)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> new NfBatch().append(tail)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> new NfBatch().startSetIdsAt(2)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void misuseIsRefused() {
         assertThatThrownBy(() -> new NfBatch().addElements(NfFamily.IPV4, "kp", "s", 0, List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new NfVerdict(NfVerdict.JUMP, null)).isInstanceOf(IllegalArgumentException.class);
