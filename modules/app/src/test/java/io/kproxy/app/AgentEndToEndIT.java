@@ -204,7 +204,9 @@ class AgentEndToEndIT {
         assertThat(exit).isIn(0, 143);
         assertThat(restarted.output()).as("exit %d", exit).contains("decision=agent-stopped rules=kept");
         assertThat(rules()).isEqualTo(before);
-        assertThat(world.tcpServers(API, 10)).containsExactlyInAnyOrder("pod1", "rpod");
+        // 40 connections, as in step 1: with 10, each picked at random between two endpoints, one of
+        // them went unseen about once in 500 runs (it did in CI on 2026-11-27, the rules unchanged).
+        assertThat(world.tcpServers(API, 40)).containsExactlyInAnyOrder("pod1", "rpod");
 
         // 6. The clean stop kept where its watches stopped; the next start resumes them there instead of
         // listing (docs/operations.md, "Restart"), takes the file, and still follows what changes.
