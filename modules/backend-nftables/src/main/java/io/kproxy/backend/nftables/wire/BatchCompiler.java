@@ -164,10 +164,10 @@ public final class BatchCompiler {
     }
 
     /**
-     * What the lines before a split leave for the lines after it, read without compiling them:
-     * the schemas, the sets new to the kernel, the next set id, and how many lines they are. Only
-     * declarations, deletions and rules with an anonymous set ({@code {}) change any of it; the
-     * rest (chains, elements, most rules) is skipped.
+     * What the lines before a split leave for the lines after it: the schemas, the sets new to
+     * the kernel, the next set id, and how many lines they are. Only tables, sets, maps and rules
+     * with an anonymous set ({@code {}) change any of it, and only those are compiled (into a
+     * scratch batch); elements, added chains and the other rules are skipped.
      */
     private record Head(Schemas schemas, NewSets fresh, int nextSetId, int lines) {
 
@@ -175,7 +175,9 @@ public final class BatchCompiler {
         static Head read(String text, int at, Schemas schemas, boolean newSetsById) {
             Schemas s = schemas;
             NewSets fresh = new NewSets(newSetsById);
-            int nextId = 1;
+            // The lines that can change it go through the compile itself, into a batch no one
+            // sends: its set ids are the ones the caller's batch gives the same lines.
+            NfBatch scratch = new NfBatch();
             int number = 0;
             for (int from = 0; from < at;) {
                 int end = text.indexOf('\n', from);
@@ -194,47 +196,12 @@ public final class BatchCompiler {
                     continue;
                 }
                 try {
-                    Command m = Command.parse(line);
-                    String fam = m.fam();
-                    String table = m.table();
-                    switch (m.kind()) {
-                        case "table" -> {
-                            if (m.verb().equals("delete")) {
-                                fresh.tableDeleted(fam, table);
-                                s = s.withoutTable(fam, table);
-                            }
-                        }
-                        case "set", "map" -> {
-                            if (m.verb().equals("add")) {
-                                SetSchema schema = declaration(fam, m.rest());
-                                fresh.declared(fam, table, schema.spec().name(), nextId++);
-                                s = s.with(fam, table, schema.spec().name(), schema);
-                            } else if (m.verb().equals("delete")) {
-                                String name = m.rest().strip();
-                                fresh.setDeleted(fam, table, name);
-                                s = s.without(fam, table, name);
-                            }
-                        }
-                        case "rule" -> {
-                            String[] cr = m.rest().split(" ", 2);
-                            if (!m.verb().equals("add") || cr.length != 2) {
-                                return null;
-                            }
-                            Schemas now = s;
-                            RuleCompiler.Compiled r = RuleCompiler.compile(cr[1], fam.equals("ip6"), name -> now.get(fam, table, name));
-                            for (RuleCompiler.AnonymousSet a : r.sets()) {
-                                fresh.declared(fam, table, a.spec().name(), nextId++);
-                            }
-                        }
-                        default -> {
-                            // chains and elements change none of it
-                        }
-                    }
+                    s = command(scratch, Command.parse(line), s, fresh);
                 } catch (Unsupported | IllegalArgumentException e) {
                     return null;
                 }
             }
-            return new Head(s, fresh, nextId, number);
+            return new Head(s, fresh, scratch.nextSetId(), number);
         }
 
         private static boolean has(String text, char c, int from, int to) {
