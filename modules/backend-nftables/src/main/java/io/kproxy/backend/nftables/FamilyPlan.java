@@ -41,14 +41,23 @@ record FamilyPlan(
                 RulesetHash.Sum.EMPTY);
     }
 
+    /** The digest of {@code p}'s part of the ruleset hash: its text as {@link Commands#partText} writes it. */
+    static Digest digest(NftFamily family, PortFragment p) {
+        return RulesetHash.digest(Commands.partText(family, p));
+    }
+
     /**
      * The plan holding {@code inOrder} (distinct service ports, ascending, rendered with
-     * {@code slots}): equal to {@link #with} applied to each in turn on {@link #empty}, without
-     * its bookkeeping for replaced fragments (the full render of 10,000 Services). With
-     * {@code fork} the shared elements' claims (their sort is about half the work) are built on a
-     * second core while this thread builds the rest ({@link Forked}); the plan is the same.
+     * {@code slots}) whose {@link #digest}s are {@code digests}, in the same order: equal to
+     * {@link #with} applied to each in turn on {@link #empty}, without its bookkeeping for replaced
+     * fragments (the full render of 10,000 Services). With {@code fork} the shared elements' claims
+     * (their sort is about half the work) are built on a second core while this thread builds the
+     * rest ({@link Forked}); the plan is the same.
      */
-    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, Slots slots, boolean fork) {
+    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, List<Digest> digests, Slots slots, boolean fork) {
+        if (digests.size() != inOrder.size()) {
+            throw new IllegalArgumentException("a digest for each fragment: " + digests.size() + " for " + inOrder.size());
+        }
         Forked<PersistentMap<ElementKey, Claims>> forked = fork ? Forked.start(() -> claims(inOrder)) : null;
         PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
         PersistentMap<String, NftChain> ch = PersistentMap.empty();
@@ -57,7 +66,7 @@ record FamilyPlan(
         Map<String, Integer> em = new HashMap<>();
         PersistentMap<String, Integer> af = PersistentMap.empty();
         PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
-        RulesetHash.Sum sum = RulesetHash.Sum.EMPTY;
+        int i = 0;
         for (PortFragment p : inOrder) {
             fr = fr.plus(p.name(), p);
             for (NftChain c : p.chains()) {
@@ -73,12 +82,10 @@ record FamilyPlan(
             for (Map.Entry<String, Integer> a : p.affinitySets().entrySet()) {
                 af = af.plus(a.getKey(), a.getValue());
             }
-            Digest d = RulesetHash.digest(Commands.partText(family, p));
-            dg = dg.plus(p.name(), d);
-            sum = sum.plus(d);
+            dg = dg.plus(p.name(), digests.get(i++));
         }
         PersistentMap<ElementKey, Claims> claims = forked == null ? claims(inOrder) : forked.join();
-        return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, claims, dg, sum);
+        return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, claims, dg, RulesetHash.Sum.of(digests));
     }
 
     /** Every shared element of {@code inOrder} with the ports that claim it. */
@@ -193,7 +200,7 @@ record FamilyPlan(
             }
         }
         var fr = next == null ? fragments.minus(name) : fragments.plus(name, next);
-        Digest digest = next == null ? null : RulesetHash.digest(Commands.partText(family, next));
+        Digest digest = next == null ? null : digest(family, next);
         var dg = next == null ? digests.minus(name) : digests.plus(name, digest);
         return new FamilyPlan(family, base, fr, ch, mp, ds, em, slots, af, el, dg, digestSum.replace(digests.get(name), digest));
     }

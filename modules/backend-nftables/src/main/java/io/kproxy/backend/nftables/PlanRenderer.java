@@ -1,6 +1,7 @@
 package io.kproxy.backend.nftables;
 
 import io.kproxy.backend.ChainNames;
+import io.kproxy.backend.RulesetHash.Digest;
 import io.kproxy.model.IpFamily;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.FamilyState;
@@ -123,18 +124,27 @@ final class PlanRenderer {
         Slots slots = Slots.of(chains);
         FragmentRenderer r = renderer(state, family, slots);
         PortFragment[] fragments = new PortFragment[n];
+        Digest[] digests = new Digest[n];
         int half = fork ? n / 2 : 0;
-        Forked<Void> first = fork ? Forked.start(() -> render(r, ports, bases, fragments, 0, half)) : null;
-        render(r, ports, bases, fragments, half, n);
+        Forked<Void> first = fork ? Forked.start(() -> render(f, r, ports, bases, fragments, digests, 0, half)) : null;
+        render(f, r, ports, bases, fragments, digests, half, n);
         if (first != null) {
             first.join();
         }
-        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), slots, fork);
+        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), Arrays.asList(digests), slots, fork);
     }
 
-    private static Void render(FragmentRenderer r, ServicePortState[] ports, String[] bases, PortFragment[] into, int from, int to) {
+    /**
+     * Renders ports {@code from} to {@code to} and digests each fragment's text as it goes: the
+     * digest (SHA-256 of the part's text) was a third of a forked render's time when one thread
+     * took it for every fragment after both had rendered (docs/benchmarks.md, "Fifteenth pass").
+     */
+    private static Void render(NftFamily f, FragmentRenderer r, ServicePortState[] ports, String[] bases, PortFragment[] into, Digest[] digests,
+            int from, int to) {
         for (int i = from; i < to; i++) {
-            into[i] = r.render(ports[i], bases[i]);
+            PortFragment p = r.render(ports[i], bases[i]);
+            into[i] = p;
+            digests[i] = FamilyPlan.digest(f, p);
         }
         return null;
     }
