@@ -5,6 +5,7 @@ import io.kproxy.backend.RulesetHash.Digest;
 import io.kproxy.backend.nftables.NftElement.ElementKey;
 import io.kproxy.model.ServicePortName;
 import io.kproxy.state.PersistentMap;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -48,17 +49,19 @@ record FamilyPlan(
 
     /**
      * The plan holding {@code inOrder} (distinct service ports, ascending, rendered with
-     * {@code slots}) whose {@link #digest}s are {@code digests}, in the same order: equal to
-     * {@link #with} applied to each in turn on {@link #empty}, without its bookkeeping for replaced
-     * fragments (the full render of 10,000 Services). With {@code fork} the shared elements' claims
-     * (their sort is about half the work) are built on a second core while this thread builds the
-     * rest ({@link Forked}); the plan is the same.
+     * {@code slots}) whose {@link #digest}s are {@code digests}, in the same order, and whose claims
+     * on shared elements are {@code claimRuns} ({@link #sortedClaims} of consecutive ranges of
+     * {@code inOrder}, in its order; one or two): equal to {@link #with} applied to each in turn on
+     * {@link #empty}, without its bookkeeping for replaced fragments (the full render of 10,000
+     * Services). With {@code fork} the claims map is built on a second core while this thread builds
+     * the rest ({@link Forked}); the plan is the same.
      */
-    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, List<Digest> digests, Slots slots, boolean fork) {
+    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, List<Digest> digests,
+            List<Claimed[]> claimRuns, Slots slots, boolean fork) {
         if (digests.size() != inOrder.size()) {
             throw new IllegalArgumentException("a digest for each fragment: " + digests.size() + " for " + inOrder.size());
         }
-        Forked<PersistentMap<ElementKey, Claims>> forked = fork ? Forked.start(() -> claims(inOrder)) : null;
+        Forked<PersistentMap<ElementKey, Claims>> forked = fork ? Forked.start(() -> claims(claimRuns)) : null;
         PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
         PersistentMap<String, NftChain> ch = PersistentMap.empty();
         PersistentMap<String, NftServiceMap> mp = PersistentMap.empty();
@@ -84,19 +87,69 @@ record FamilyPlan(
             }
             dg = dg.plus(p.name(), digests.get(i++));
         }
-        PersistentMap<ElementKey, Claims> claims = forked == null ? claims(inOrder) : forked.join();
+        PersistentMap<ElementKey, Claims> claims = forked == null ? claims(claimRuns) : forked.join();
         return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, claims, dg, RulesetHash.Sum.of(digests));
     }
 
-    /** Every shared element of {@code inOrder} with the ports that claim it. */
-    private static PersistentMap<ElementKey, Claims> claims(List<PortFragment> inOrder) {
-        Map<ElementKey, Claims> claims = new HashMap<>();
-        for (PortFragment p : inOrder) {
+    /** One fragment's claim on a shared element; ordered by the element's key alone. */
+    record Claimed(ElementKey key, ServicePortName owner, NftElement element) implements Comparable<Claimed> {
+        @Override
+        public int compareTo(Claimed o) {
+            return key.compareTo(o.key);
+        }
+    }
+
+    /**
+     * The claims of fragments {@code from} (inclusive) to {@code to} of {@code inOrder} on shared
+     * elements, sorted by element key; the claims on one key stay in the order the fragments list
+     * them (a stable sort). A sort of the claims as they come, not of a hash map's entries: a hash
+     * map scatters the order the fragments give (their keys in order at 100,000 Services of the
+     * scale bench) and its entries sort through an extra indirection, 4 of a 9-second render
+     * (docs/benchmarks.md, "Fifteenth pass").
+     */
+    static Claimed[] sortedClaims(List<PortFragment> inOrder, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            n += inOrder.get(i).elements().size();
+        }
+        Claimed[] out = new Claimed[n];
+        int k = 0;
+        for (int i = from; i < to; i++) {
+            PortFragment p = inOrder.get(i);
             for (NftElement e : p.elements()) {
-                claims.merge(e.id(), Claims.of(p.name(), e), (had, ignored) -> had.plus(p.name(), e));
+                out[k++] = new Claimed(e.id(), p.name(), e);
             }
         }
-        return PersistentMap.copyOf(claims);
+        Arrays.sort(out); // stable
+        return out;
+    }
+
+    /**
+     * Every shared element of the runs with the ports that claim it, the runs merged in key order
+     * (equal keys from an earlier run first, as its fragments come first) and each key's claims
+     * added in that order, as {@link #with} adds them fragment by fragment.
+     */
+    static PersistentMap<ElementKey, Claims> claims(List<Claimed[]> runs) {
+        Claimed[] a = runs.isEmpty() ? new Claimed[0] : runs.get(0);
+        Claimed[] b = runs.size() < 2 ? new Claimed[0] : runs.get(1);
+        if (runs.size() > 2) {
+            throw new IllegalArgumentException("one or two runs of claims, not " + runs.size());
+        }
+        ElementKey[] keys = new ElementKey[a.length + b.length];
+        Claims[] values = new Claims[keys.length];
+        int n = 0;
+        int i = 0;
+        int j = 0;
+        while (i < a.length || j < b.length) {
+            Claimed c = j == b.length || i < a.length && a[i].compareTo(b[j]) <= 0 ? a[i++] : b[j++];
+            if (n > 0 && keys[n - 1].equals(c.key())) {
+                values[n - 1] = values[n - 1].plus(c.owner(), c.element());
+            } else {
+                keys[n] = c.key();
+                values[n++] = Claims.of(c.owner(), c.element());
+            }
+        }
+        return PersistentMap.ofSorted(keys, values, n);
     }
 
     /** This plan with {@code next} as its slot tables (the fragments must already be rendered with them). */

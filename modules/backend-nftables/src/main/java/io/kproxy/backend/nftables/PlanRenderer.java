@@ -126,27 +126,28 @@ final class PlanRenderer {
         PortFragment[] fragments = new PortFragment[n];
         Digest[] digests = new Digest[n];
         int half = fork ? n / 2 : 0;
-        Forked<Void> first = fork ? Forked.start(() -> render(f, r, ports, bases, fragments, digests, 0, half)) : null;
-        render(f, r, ports, bases, fragments, digests, half, n);
-        if (first != null) {
-            first.join();
-        }
-        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), Arrays.asList(digests), slots, fork);
+        Forked<FamilyPlan.Claimed[]> first = fork ? Forked.start(() -> render(f, r, ports, bases, fragments, digests, 0, half)) : null;
+        FamilyPlan.Claimed[] upper = render(f, r, ports, bases, fragments, digests, half, n);
+        List<FamilyPlan.Claimed[]> runs = first == null ? List.<FamilyPlan.Claimed[]>of(upper) : List.of(first.join(), upper);
+        return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), Arrays.asList(digests), runs, slots,
+                fork);
     }
 
     /**
-     * Renders ports {@code from} to {@code to} and digests each fragment's text as it goes: the
-     * digest (SHA-256 of the part's text) was a third of a forked render's time when one thread
-     * took it for every fragment after both had rendered (docs/benchmarks.md, "Fifteenth pass").
+     * Renders ports {@code from} to {@code to}, digests each fragment's text as it goes and returns
+     * the range's claims on shared elements sorted ({@link FamilyPlan#sortedClaims}): the digests
+     * (SHA-256 of each part's text) and the claims' sort were most of a forked render's time when
+     * one thread took them for every fragment after both had rendered (docs/benchmarks.md,
+     * "Fifteenth pass").
      */
-    private static Void render(NftFamily f, FragmentRenderer r, ServicePortState[] ports, String[] bases, PortFragment[] into, Digest[] digests,
-            int from, int to) {
+    private static FamilyPlan.Claimed[] render(NftFamily f, FragmentRenderer r, ServicePortState[] ports, String[] bases,
+            PortFragment[] into, Digest[] digests, int from, int to) {
         for (int i = from; i < to; i++) {
             PortFragment p = r.render(ports[i], bases[i]);
             into[i] = p;
             digests[i] = FamilyPlan.digest(f, p);
         }
-        return null;
+        return FamilyPlan.sortedClaims(Arrays.asList(into), from, to);
     }
 
     private static FragmentRenderer renderer(NodeState state, IpFamily family, Slots slots) {
