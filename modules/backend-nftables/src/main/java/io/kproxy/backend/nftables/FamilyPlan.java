@@ -49,32 +49,31 @@ record FamilyPlan(
 
     /**
      * The plan holding {@code inOrder} (distinct service ports, ascending, rendered with
-     * {@code slots}) whose {@link #digest}s are {@code digests}, in the same order, and whose claims
-     * on shared elements are {@code claimRuns} ({@link #sortedClaims} of consecutive ranges of
-     * {@code inOrder}, in its order; one or two): equal to {@link #with} applied to each in turn on
-     * {@link #empty}, without its bookkeeping for replaced fragments (the full render of 10,000
-     * Services). With {@code fork} the claims map is built on a second core while this thread builds
-     * the rest ({@link Forked}); the plan is the same.
+     * {@code slots}) whose {@link #digest}s are {@code digests}, in the same order, and whose
+     * chains and claims on shared elements are in {@code runs} ({@link #sortedRuns} of consecutive
+     * ranges of {@code inOrder}, in its order; one or two): equal to {@link #with} applied to each in
+     * turn on {@link #empty}, without its bookkeeping for replaced fragments (the full render of
+     * 10,000 Services). With {@code fork} the claims map is built on a second core while this thread
+     * builds the rest ({@link Forked}); the plan is the same.
      */
-    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, List<Digest> digests,
-            List<Claimed[]> claimRuns, Slots slots, boolean fork) {
-        if (digests.size() != inOrder.size()) {
-            throw new IllegalArgumentException("a digest for each fragment: " + digests.size() + " for " + inOrder.size());
+    static FamilyPlan of(NftFamily family, BaseRuleset base, List<PortFragment> inOrder, List<Digest> digests, List<Runs> runs,
+            Slots slots, boolean fork) {
+        int n = inOrder.size();
+        if (digests.size() != n) {
+            throw new IllegalArgumentException("a digest for each fragment: " + digests.size() + " for " + n);
         }
-        Forked<PersistentMap<ElementKey, Claims>> forked = fork ? Forked.start(() -> claims(claimRuns)) : null;
-        PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.empty();
-        PersistentMap<String, NftChain> ch = PersistentMap.empty();
+        if (runs.isEmpty() || runs.size() > 2) {
+            throw new IllegalArgumentException("one or two runs, not " + runs.size());
+        }
+        Forked<PersistentMap<ElementKey, Claims>> forked = fork ? Forked.start(() -> claims(runs)) : null;
         PersistentMap<String, NftServiceMap> mp = PersistentMap.empty();
         PersistentMap<String, NftDispatch> ds = PersistentMap.empty();
         Map<String, Integer> em = new HashMap<>();
         PersistentMap<String, Integer> af = PersistentMap.empty();
-        PersistentMap<ServicePortName, Digest> dg = PersistentMap.empty();
+        ServicePortName[] names = new ServicePortName[n];
         int i = 0;
         for (PortFragment p : inOrder) {
-            fr = fr.plus(p.name(), p);
-            for (NftChain c : p.chains()) {
-                ch = ch.plus(c.name(), c);
-            }
+            names[i++] = p.name();
             for (NftServiceMap m : p.maps()) {
                 mp = mp.plus(m.name(), m);
             }
@@ -85,9 +84,13 @@ record FamilyPlan(
             for (Map.Entry<String, Integer> a : p.affinitySets().entrySet()) {
                 af = af.plus(a.getKey(), a.getValue());
             }
-            dg = dg.plus(p.name(), digests.get(i++));
         }
-        PersistentMap<ElementKey, Claims> claims = forked == null ? claims(claimRuns) : forked.join();
+        // the ports ascend, and the chains come sorted: these maps are built in one pass each
+        // (PersistentMap.ofSorted), not by inserts
+        PersistentMap<ServicePortName, PortFragment> fr = PersistentMap.ofSorted(names, inOrder.toArray(new PortFragment[0]), n);
+        PersistentMap<ServicePortName, Digest> dg = PersistentMap.ofSorted(names, digests.toArray(new Digest[0]), n);
+        PersistentMap<String, NftChain> ch = chains(runs);
+        PersistentMap<ElementKey, Claims> claims = forked == null ? claims(runs) : forked.join();
         return new FamilyPlan(family, base, fr, ch, mp, ds, PersistentMap.copyOf(em), slots, af, claims, dg, RulesetHash.Sum.of(digests));
     }
 
@@ -99,42 +102,52 @@ record FamilyPlan(
         }
     }
 
+    /** What {@link #sortedRuns} gives for one range of fragments. */
+    record Runs(Claimed[] claims, NftChain[] chains) {
+    }
+
     /**
-     * The claims of fragments {@code from} (inclusive) to {@code to} of {@code inOrder} on shared
-     * elements, sorted by element key; the claims on one key stay in the order the fragments list
-     * them (a stable sort). A sort of the claims as they come, not of a hash map's entries: a hash
-     * map scatters the order the fragments give (their keys in order at 100,000 Services of the
-     * scale bench) and its entries sort through an extra indirection, 4 of a 9-second render
-     * (docs/benchmarks.md, "Fifteenth pass").
+     * The claims on shared elements and the chains of fragments {@code from} (inclusive) to
+     * {@code to} of {@code inOrder}, each sorted by key (element key, chain name); the claims on one
+     * key, or chains of one name, stay in the order the fragments list them (stable sorts). Sorts of
+     * what the fragments give as it comes, not of a hash map's entries or by inserts into a
+     * persistent map: a hash map scatters the order the fragments give and its entries sort through
+     * an extra indirection (4 s of a 9-second render at 100,000 Services), and a sorted run on each
+     * core merges in one pass (docs/benchmarks.md, "Fifteenth pass").
      */
-    static Claimed[] sortedClaims(List<PortFragment> inOrder, int from, int to) {
-        int n = 0;
+    static Runs sortedRuns(List<PortFragment> inOrder, int from, int to) {
+        int elements = 0;
+        int chains = 0;
         for (int i = from; i < to; i++) {
-            n += inOrder.get(i).elements().size();
+            elements += inOrder.get(i).elements().size();
+            chains += inOrder.get(i).chains().size();
         }
-        Claimed[] out = new Claimed[n];
-        int k = 0;
+        Claimed[] claimed = new Claimed[elements];
+        NftChain[] chained = new NftChain[chains];
+        int e = 0;
+        int c = 0;
         for (int i = from; i < to; i++) {
             PortFragment p = inOrder.get(i);
-            for (NftElement e : p.elements()) {
-                out[k++] = new Claimed(e.id(), p.name(), e);
+            for (NftElement el : p.elements()) {
+                claimed[e++] = new Claimed(el.id(), p.name(), el);
+            }
+            for (NftChain ch : p.chains()) {
+                chained[c++] = ch;
             }
         }
-        Arrays.sort(out); // stable
-        return out;
+        Arrays.sort(claimed); // stable
+        Arrays.sort(chained, (x, y) -> x.name().compareTo(y.name())); // stable
+        return new Runs(claimed, chained);
     }
 
     /**
      * Every shared element of the runs with the ports that claim it, the runs merged in key order
-     * (equal keys from an earlier run first, as its fragments come first) and each key's claims
+     * (equal keys from the first run first, as its fragments come first) and each key's claims
      * added in that order, as {@link #with} adds them fragment by fragment.
      */
-    static PersistentMap<ElementKey, Claims> claims(List<Claimed[]> runs) {
-        Claimed[] a = runs.isEmpty() ? new Claimed[0] : runs.get(0);
-        Claimed[] b = runs.size() < 2 ? new Claimed[0] : runs.get(1);
-        if (runs.size() > 2) {
-            throw new IllegalArgumentException("one or two runs of claims, not " + runs.size());
-        }
+    static PersistentMap<ElementKey, Claims> claims(List<Runs> runs) {
+        Claimed[] a = runs.get(0).claims();
+        Claimed[] b = runs.size() < 2 ? new Claimed[0] : runs.get(1).claims();
         ElementKey[] keys = new ElementKey[a.length + b.length];
         Claims[] values = new Claims[keys.length];
         int n = 0;
@@ -147,6 +160,30 @@ record FamilyPlan(
             } else {
                 keys[n] = c.key();
                 values[n++] = Claims.of(c.owner(), c.element());
+            }
+        }
+        return PersistentMap.ofSorted(keys, values, n);
+    }
+
+    /**
+     * Every chain of the runs by name, merged in name order; of two chains of one name the later
+     * one in fragment order is kept, as {@link #with} would keep it.
+     */
+    static PersistentMap<String, NftChain> chains(List<Runs> runs) {
+        NftChain[] a = runs.get(0).chains();
+        NftChain[] b = runs.size() < 2 ? new NftChain[0] : runs.get(1).chains();
+        String[] keys = new String[a.length + b.length];
+        NftChain[] values = new NftChain[keys.length];
+        int n = 0;
+        int i = 0;
+        int j = 0;
+        while (i < a.length || j < b.length) {
+            NftChain c = j == b.length || i < a.length && a[i].name().compareTo(b[j].name()) <= 0 ? a[i++] : b[j++];
+            if (n > 0 && keys[n - 1].equals(c.name())) {
+                values[n - 1] = c;
+            } else {
+                keys[n] = c.name();
+                values[n++] = c;
             }
         }
         return PersistentMap.ofSorted(keys, values, n);

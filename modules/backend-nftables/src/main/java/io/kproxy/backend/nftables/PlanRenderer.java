@@ -126,28 +126,28 @@ final class PlanRenderer {
         PortFragment[] fragments = new PortFragment[n];
         Digest[] digests = new Digest[n];
         int half = fork ? n / 2 : 0;
-        Forked<FamilyPlan.Claimed[]> first = fork ? Forked.start(() -> render(f, r, ports, bases, fragments, digests, 0, half)) : null;
-        FamilyPlan.Claimed[] upper = render(f, r, ports, bases, fragments, digests, half, n);
-        List<FamilyPlan.Claimed[]> runs = first == null ? List.<FamilyPlan.Claimed[]>of(upper) : List.of(first.join(), upper);
+        Forked<FamilyPlan.Runs> first = fork ? Forked.start(() -> render(f, r, ports, bases, fragments, digests, 0, half)) : null;
+        FamilyPlan.Runs upper = render(f, r, ports, bases, fragments, digests, half, n);
+        List<FamilyPlan.Runs> runs = first == null ? List.of(upper) : List.of(first.join(), upper);
         return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), Arrays.asList(digests), runs, slots,
                 fork);
     }
 
     /**
      * Renders ports {@code from} to {@code to}, digests each fragment's text as it goes and returns
-     * the range's claims on shared elements sorted ({@link FamilyPlan#sortedClaims}): the digests
-     * (SHA-256 of each part's text) and the claims' sort were most of a forked render's time when
-     * one thread took them for every fragment after both had rendered (docs/benchmarks.md,
-     * "Fifteenth pass").
+     * the range's claims on shared elements and chains sorted ({@link FamilyPlan#sortedRuns}): the
+     * digests (SHA-256 of each part's text) and the claims' sort were most of a forked render's
+     * time when one thread took them for every fragment after both had rendered
+     * (docs/benchmarks.md, "Fifteenth pass").
      */
-    private static FamilyPlan.Claimed[] render(NftFamily f, FragmentRenderer r, ServicePortState[] ports, String[] bases,
+    private static FamilyPlan.Runs render(NftFamily f, FragmentRenderer r, ServicePortState[] ports, String[] bases,
             PortFragment[] into, Digest[] digests, int from, int to) {
         for (int i = from; i < to; i++) {
             PortFragment p = r.render(ports[i], bases[i]);
             into[i] = p;
             digests[i] = FamilyPlan.digest(f, p);
         }
-        return FamilyPlan.sortedClaims(Arrays.asList(into), from, to);
+        return FamilyPlan.sortedRuns(Arrays.asList(into), from, to);
     }
 
     private static FragmentRenderer renderer(NodeState state, IpFamily family, Slots slots) {

@@ -3,7 +3,6 @@ package io.kproxy.backend.nftables;
 import io.kproxy.state.PersistentMap;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,17 +93,22 @@ final class SlotTable {
         for (String n : names) {
             sorted.add(new Homed(hash(n) & (cap - 1), n));
         }
-        sorted.sort(Comparator.comparingLong(Homed::home).thenComparing(Homed::name));
+        sorted.sort((a, b) -> a.home() != b.home() ? Long.compare(a.home(), b.home()) : a.name().compareTo(b.name()));
+        int n = sorted.size();
+        Integer[] positions = new Integer[n];
+        String[] byPositionNames = new String[n];
         PersistentMap<String, Integer> bn = PersistentMap.empty();
-        PersistentMap<Integer, String> bp = PersistentMap.empty();
         long last = -1;
-        for (Homed h : sorted) {
+        for (int i = 0; i < n; i++) {
+            Homed h = sorted.get(i);
             long p = Math.max(h.home(), last + 1);
-            bn = bn.plus(h.name(), Math.toIntExact(p));
-            bp = bp.plus(Math.toIntExact(p), h.name());
+            positions[i] = Math.toIntExact(p);
+            byPositionNames[i] = h.name();
+            bn = bn.plus(h.name(), positions[i]);
             last = p;
         }
-        return new SlotTable(cap, bn, bp);
+        // the positions ascend with the sort: that map is built in one pass, not by inserts
+        return new SlotTable(cap, bn, PersistentMap.ofSorted(positions, byPositionNames, n));
     }
 
     int size() {

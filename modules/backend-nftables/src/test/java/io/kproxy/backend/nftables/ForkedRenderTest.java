@@ -27,6 +27,24 @@ class ForkedRenderTest {
     }
 
     @Test
+    void theFullRenderEqualsItsFragmentsAddedOneAtATime() {
+        for (long seed : new long[] {4, 5}) {
+            // the full render builds its maps from sorted runs (claims merged across the halves);
+            // FamilyPlan.with, which every incremental render uses, inserts and claims one by one
+            NodeState state = RandomStates.state(new RandomStates(seed).initial(300), NftStates.node());
+            for (boolean fork : new boolean[] {false, true}) {
+                FamilyPlan full = PlanRenderer.renderFamily(state, IpFamily.IPV4, fork);
+                FamilyPlan stepwise = FamilyPlan.empty(full.family(), full.base()).withSlots(full.slots());
+                for (PortFragment p : full.fragments().values()) {
+                    stepwise = stepwise.with(p.name(), p);
+                }
+                assertThat(full.elements().values()).as("seed %d", seed).anyMatch(c -> !c.rest().isEmpty());
+                assertThat(full).as("seed %d fork %s", seed, fork).isEqualTo(stepwise);
+            }
+        }
+    }
+
+    @Test
     void aRenderFromTwoThousandPortsOnTwoProcessorsForks() {
         assertThat(Forked.worthIt(Forked.FROM_PORTS - 1)).isFalse();
         assertThat(Forked.worthIt(Forked.FROM_PORTS)).isEqualTo(Runtime.getRuntime().availableProcessors() > 1);
