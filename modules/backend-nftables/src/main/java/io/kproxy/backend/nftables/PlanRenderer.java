@@ -101,36 +101,47 @@ final class PlanRenderer {
     }
 
     /**
-     * The whole family's plan. With {@code fork} the fragments are rendered half on a second core
-     * and {@link FamilyPlan#of} splits its work too ({@link Forked}): the plan is the same.
+     * The whole family's plan. With {@code fork} the ports' chain names are found, and their
+     * fragments rendered, half on a second core, and {@link FamilyPlan#of} splits its work too
+     * ({@link Forked}): the plan is the same.
      */
     static FamilyPlan renderFamily(NodeState state, IpFamily family, boolean fork) {
         FamilyState fs = state.family(family);
         NftFamily f = NftFamily.of(family);
-        Map<String, List<String>> chains = new HashMap<>();
         int n = fs.ports().size();
-        ServicePortState[] ports = new ServicePortState[n];
+        ServicePortState[] ports = fs.ports().values().toArray(new ServicePortState[0]);
         String[] bases = new String[n];
-        int i = 0;
-        for (ServicePortState s : fs.ports().values()) {
-            String base = ChainNames.nftServicePortBase(s.name());
-            ports[i] = s;
-            bases[i++] = base;
-            List<String> d = FragmentRenderer.dispatchChains(s, base);
-            if (!d.isEmpty()) {
-                chains.computeIfAbsent(s.name().protocol().lowerName(), p -> new ArrayList<>()).addAll(d);
+        String[][] dispatches = new String[n][];
+        int half = fork ? n / 2 : 0;
+        Forked<Void> named = fork ? Forked.start(() -> name(ports, bases, dispatches, 0, half)) : null;
+        name(ports, bases, dispatches, half, n);
+        if (named != null) {
+            named.join();
+        }
+        Map<String, List<String>> chains = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            if (dispatches[i].length > 0) {
+                chains.computeIfAbsent(ports[i].name().protocol().lowerName(), p -> new ArrayList<>()).addAll(Arrays.asList(dispatches[i]));
             }
         }
-        Slots slots = Slots.of(chains);
+        Slots slots = Slots.of(chains, fork);
         FragmentRenderer r = renderer(state, family, slots);
         PortFragment[] fragments = new PortFragment[n];
         Digest[] digests = new Digest[n];
-        int half = fork ? n / 2 : 0;
         Forked<FamilyPlan.Runs> first = fork ? Forked.start(() -> render(f, r, ports, bases, fragments, digests, 0, half)) : null;
         FamilyPlan.Runs upper = render(f, r, ports, bases, fragments, digests, half, n);
         List<FamilyPlan.Runs> runs = first == null ? List.of(upper) : List.of(first.join(), upper);
         return FamilyPlan.of(f, BaseRuleset.render(f, fs, state.settings()), Arrays.asList(fragments), Arrays.asList(digests), runs, slots,
                 fork);
+    }
+
+    /** The chain name base (a SHA-256 each) and the dispatching chains of ports {@code from} to {@code to}. */
+    private static Void name(ServicePortState[] ports, String[] bases, String[][] dispatches, int from, int to) {
+        for (int i = from; i < to; i++) {
+            bases[i] = ChainNames.nftServicePortBase(ports[i].name());
+            dispatches[i] = FragmentRenderer.dispatchChains(ports[i], bases[i]).toArray(new String[0]);
+        }
+        return null;
     }
 
     /**

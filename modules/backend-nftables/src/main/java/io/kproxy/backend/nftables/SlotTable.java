@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Where each endpoint dispatch of one family and protocol sits in the shared endpoint maps
@@ -86,6 +87,14 @@ final class SlotTable {
 
     /** The table holding exactly {@code names} (distinct), built from scratch. */
     static SlotTable of(Collection<String> names) {
+        return of(names, false);
+    }
+
+    /**
+     * {@link #of(Collection)}; with {@code fork}, from {@link Forked#FROM_PORTS} names, the map by
+     * name is built on a second core while this thread builds the one by position.
+     */
+    static SlotTable of(Collection<String> names, boolean fork) {
         long cap = capacity(names.size());
         record Homed(long home, String name) {
         }
@@ -97,18 +106,25 @@ final class SlotTable {
         int n = sorted.size();
         Integer[] positions = new Integer[n];
         String[] byPositionNames = new String[n];
-        PersistentMap<String, Integer> bn = PersistentMap.empty();
         long last = -1;
         for (int i = 0; i < n; i++) {
             Homed h = sorted.get(i);
             long p = Math.max(h.home(), last + 1);
             positions[i] = Math.toIntExact(p);
             byPositionNames[i] = h.name();
-            bn = bn.plus(h.name(), positions[i]);
             last = p;
         }
+        Supplier<PersistentMap<String, Integer>> byName = () -> {
+            PersistentMap<String, Integer> bn = PersistentMap.empty();
+            for (int i = 0; i < n; i++) {
+                bn = bn.plus(byPositionNames[i], positions[i]);
+            }
+            return bn;
+        };
+        Forked<PersistentMap<String, Integer>> forked = fork && n >= Forked.FROM_PORTS ? Forked.start(byName) : null;
         // the positions ascend with the sort: that map is built in one pass, not by inserts
-        return new SlotTable(cap, bn, PersistentMap.ofSorted(positions, byPositionNames, n));
+        PersistentMap<Integer, String> bp = PersistentMap.ofSorted(positions, byPositionNames, n);
+        return new SlotTable(cap, forked == null ? byName.get() : forked.join(), bp);
     }
 
     int size() {

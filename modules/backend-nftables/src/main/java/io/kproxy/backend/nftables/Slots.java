@@ -18,8 +18,13 @@ record Slots(Map<String, SlotTable> byProto) {
 
     /** The tables holding exactly the given chains, per protocol. */
     static Slots of(Map<String, List<String>> chainsByProto) {
+        return of(chainsByProto, false);
+    }
+
+    /** {@link #of(Map)}, each table's two maps built on two cores with {@code fork} ({@link SlotTable#of(java.util.Collection, boolean)}). */
+    static Slots of(Map<String, List<String>> chainsByProto, boolean fork) {
         Map<String, SlotTable> t = new HashMap<>();
-        chainsByProto.forEach((proto, chains) -> t.put(proto, SlotTable.of(chains)));
+        chainsByProto.forEach((proto, chains) -> t.put(proto, SlotTable.of(chains, fork)));
         return new Slots(t);
     }
 

@@ -54,6 +54,24 @@ class SlotTableTest {
     }
 
     @Test
+    void aLargeTableBuiltOnTwoCoresIsTheOneBuiltOnOne() {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 3 * Forked.FROM_PORTS; i++) {
+            names.add(chain(i));
+        }
+        SlotTable one = SlotTable.of(names, false);
+        SlotTable two = SlotTable.of(names, true);
+        assertThat(two).isEqualTo(one);
+        assertThat(two.positions()).isEqualTo(one.positions());
+        // the map by position (built apart on one core) drives the shifts of later updates
+        Set<String> movedOne = new HashSet<>();
+        Set<String> movedTwo = new HashSet<>();
+        String gone = names.get(17);
+        assertThat(two.minus(gone, movedTwo).plus(chain(-1), movedTwo)).isEqualTo(one.minus(gone, movedOne).plus(chain(-1), movedOne));
+        assertThat(movedTwo).isEqualTo(movedOne);
+    }
+
+    @Test
     void anyHistoryEndsWhereTheTableBuiltFromScratchDoes() {
         Random random = new Random(SEED);
         for (int round = 0; round < 30; round++) {
