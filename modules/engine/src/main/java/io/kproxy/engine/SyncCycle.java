@@ -158,10 +158,14 @@ final class SyncCycle {
                 plan = backend.renderIncremental(lastApplied.get(), target.node(), delta);
             } else {
                 compactBeforeLargeRender(target.node());
+                long rendering = clock.nanoTime();
                 Optional<DraftPlan.Draft> d = draft.take();
                 plan = d.isPresent()
                         ? backend.renderIncremental(d.get().plan(), target.node(), StateDelta.between(d.get().node(), target.node()))
                         : backend.render(target.node());
+                LOG.info("decision=rendered-from-scratch service_ports={} from_draft={} millis={}",
+                        target.node().ipv4().ports().size() + target.node().ipv6().ports().size(), d.isPresent(),
+                        (clock.nanoTime() - rendering) / 1_000_000);
             }
             SyncOptions syncOptions = full ? SyncOptions.fullAt(now) : SyncOptions.at(now);
             // With no plan to trust, the backend reads what the kernel holds and takes it over.

@@ -62,22 +62,35 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     private final HeldChanges held = new HeldChanges();
     private final Map<IpFamily, List<IptablesTool.Jump>> jumps = new EnumMap<>(IpFamily.class);
     private final RtnlClient rtnl;
-    private final IptablesTool iptables;
+    /** Detected at the first use ({@link #iptables()}): a cleanup on a node without ipvs mode never needs it. */
+    private IptablesTool iptables;
     private final NetnsThread sysctlThread;
 
-    private NetlinkIpvsKernel(Optional<String> netns, Optional<IpvsClient> ipvs, IpsetClient ipset, RtnlClient rtnl, IptablesTool iptables,
-            NetnsThread sysctlThread) {
+    private NetlinkIpvsKernel(Optional<String> netns, Optional<IpvsClient> ipvs, IpsetClient ipset, RtnlClient rtnl, NetnsThread sysctlThread) {
         this.netns = netns;
         this.ipvs = ipvs;
         this.ipset = ipset;
         this.rtnl = rtnl;
-        this.iptables = iptables;
         this.sysctlThread = sysctlThread;
     }
 
     /**
-     * Opens the netlink sockets inside {@code netns} (this process's namespace when empty) and
-     * detects the iptables variant. A kernel without IPVS ({@code ip_vs} not loaded: generic
+     * The iptables variant's tool, detected at the first call: the detection runs
+     * {@code iptables-nft-save}, which reads the whole nf_tables ruleset, nftables mode's table
+     * included (2.4 s of a core at 100,000 Services), and the other modes' cleanup at every start
+     * of an nftables-mode agent opens this kernel only to find no ipvs object
+     * (docs/backends/ipvs.md, "Cleanup").
+     */
+    private IptablesTool iptables() {
+        if (iptables == null) {
+            iptables = IptablesTool.detect(netns);
+        }
+        return iptables;
+    }
+
+    /**
+     * Opens the netlink sockets inside {@code netns} (this process's namespace when empty); the
+     * iptables variant is detected when first needed. A kernel without IPVS ({@code ip_vs} not loaded: generic
      * netlink has no {@code IPVS} family) holds no virtual server, so listing them answers empty
      * (a {@code --cleanup} on such a node still removes the sets, chains and device), and the
      * first request that must change IPVS fails naming the reason. Blocks.
@@ -90,7 +103,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
             IpsetClient s = track(opened, IpsetClient.open(netns));
             RtnlClient r = track(opened, RtnlClient.open(netns));
             NetnsThread t = track(opened, netns.isPresent() ? NetnsThread.enter(netns.get(), "ipvs-sysctl") : NetnsThread.current("ipvs-sysctl"));
-            return new NetlinkIpvsKernel(netns, v, s, r, IptablesTool.detect(netns), t);
+            return new NetlinkIpvsKernel(netns, v, s, r, t);
         } catch (NetlinkRequestException | RuntimeException e) {
             for (AutoCloseable c : opened.reversed()) {
                 try {
@@ -336,7 +349,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     @Override
     public void iptablesRestore(IpFamily family, String text) throws KernelException {
         flush();
-        iptables.restore(family, text);
+        iptables().restore(family, text);
     }
 
     /** Held back and ensured per family together at the next flush ({@link IptablesTool#ensureJumps}). */
@@ -348,7 +361,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
     @Override
     public void deleteJump(IpFamily family, String table, String chain, String comment, String target) throws KernelException {
         flush();
-        iptables.deleteJump(family, table, chain, comment, target);
+        iptables().deleteJump(family, table, chain, comment, target);
     }
 
     /** {@code /proc/sys/<name>} written by a thread inside the namespace: net sysctls belong to the opener's namespace. */
@@ -412,7 +425,7 @@ final class NetlinkIpvsKernel implements IpvsKernel, AutoCloseable {
         for (IpFamily f : IpFamily.values()) {
             List<IptablesTool.Jump> due = jumps.remove(f);
             if (due != null) {
-                iptables.ensureJumps(f, due);
+                iptables().ensureJumps(f, due);
             }
         }
     }

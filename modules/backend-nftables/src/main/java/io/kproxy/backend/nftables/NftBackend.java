@@ -72,8 +72,10 @@ final class NftBackend implements Backend {
             adoptionRefused = false;
             return diff(Optional.empty(), desired, options);
         }
+        long start = System.nanoTime();
         NfTableObjects v4 = tables.get().read(NftFamily.V4);
         NfTableObjects v6 = tables.get().read(NftFamily.V6);
+        long read = (System.nanoTime() - start) / 1_000_000;
         if (!v4.exists() && !v6.exists()) {
             return diff(Optional.empty(), desired, options);
         }
@@ -81,12 +83,13 @@ final class NftBackend implements Backend {
         if (NftDiff.holds(v4, want.v4(), want.marker()) && NftDiff.holds(v6, want.v6(), want.marker())) {
             // A restart whose journal's state is the one the previous process programmed last:
             // nothing to write but the declarations (docs/backends/nftables.md, "Restart without rewriting").
-            LOG.info("nftables take-over decision=keep-tables reason=generation-marker-matches ipv4_chains={} ipv6_chains={} ruleset={}",
-                    v4.chains().size(), v6.chains().size(), want.rulesetHash());
+            LOG.info("nftables take-over decision=keep-tables reason=generation-marker-matches ipv4_chains={} ipv6_chains={} ruleset={} read_millis={} millis={}",
+                    v4.chains().size(), v6.chains().size(), want.rulesetHash(), read, (System.nanoTime() - start) / 1_000_000);
             return NftDiff.kept(want);
         }
         Transaction tx = NftDiff.adopt(v4, v6, want, options.now());
-        LOG.info("nftables take-over ipv4_chains={} ipv6_chains={} operations={}", v4.chains().size(), v6.chains().size(), tx.operations());
+        LOG.info("nftables take-over ipv4_chains={} ipv6_chains={} operations={} read_millis={} millis={}", v4.chains().size(), v6.chains().size(),
+                tx.operations(), read, (System.nanoTime() - start) / 1_000_000);
         adoption = tx;
         return tx;
     }
