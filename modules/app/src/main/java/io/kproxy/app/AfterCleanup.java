@@ -17,7 +17,10 @@ import java.util.concurrent.CompletableFuture;
  * and the first list (docs/backends/iptables.md, "Cleanup and other modes"): every call that
  * reads or writes the kernel waits until that cleanup ended, so the first rule this mode writes
  * still comes after the other modes' leftovers are gone, as upstream's {@code platformCleanup}
- * before its proxier. The pure calls (render, diff) do not wait. Thread-safe as the delegate.
+ * before its proxier. The pure calls (render, diff) do not wait, nor does
+ * {@link #willDiffFromKernel}: only the nftables backend reads ahead, the names in its own
+ * {@code kube-proxy} tables, which the cleanup of the other modes (iptables, ipvs) never touches;
+ * its {@code diffFromKernel} still waits here. Thread-safe as the delegate.
  */
 final class AfterCleanup extends ForwardingBackend {
 

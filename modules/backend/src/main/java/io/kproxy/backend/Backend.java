@@ -52,6 +52,16 @@ public interface Backend extends AutoCloseable {
         return diff(Optional.empty(), desired, options);
     }
 
+    /**
+     * Told by the engine, before it renders the plan of a sync that {@link #diffFromKernel} will
+     * diff: a backend may start reading the kernel then, beside the render, and use what it read
+     * in that call (the nftables backend's read of its tables' names: 2 s at 100,000 Services).
+     * The next {@code diffFromKernel} uses it or reads again; nothing else may. Must not block or
+     * throw (a failed read is thrown by that {@code diffFromKernel}). Default: nothing.
+     */
+    default void willDiffFromKernel() {
+    }
+
     /** Programs the kernel. Blocks. */
     void apply(Transaction transaction) throws KernelException;
 

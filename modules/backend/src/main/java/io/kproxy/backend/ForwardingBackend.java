@@ -52,6 +52,11 @@ public abstract class ForwardingBackend implements Backend {
     }
 
     @Override
+    public void willDiffFromKernel() {
+        delegate.willDiffFromKernel();
+    }
+
+    @Override
     public void apply(Transaction transaction) throws KernelException {
         delegate.apply(transaction);
     }

@@ -151,6 +151,9 @@ final class SyncCycle {
             full = true;
         }
         boolean fromScratch = lastApplied.isEmpty() || schedule.lastFullSync().isEmpty() || schedule.lastFailed();
+        if (fromScratch) {
+            backend.willDiffFromKernel(); // the backend may read the kernel beside the render
+        }
         Transaction tx;
         try {
             Plan plan;

@@ -81,8 +81,17 @@ final class FakeBackend implements Backend {
     int fullRenders;
     int incrementalRenders;
 
+    /** The renders, diffs from the kernel and the notices before them, in order ({@code render}, {@code will-diff-from-kernel}, ...). */
+    final List<String> calls = new ArrayList<>();
+
+    @Override
+    public void willDiffFromKernel() {
+        calls.add("will-diff-from-kernel");
+    }
+
     @Override
     public Plan render(NodeState state) {
+        calls.add("render");
         fullRenders++;
         return renderLines(state);
     }
@@ -100,6 +109,7 @@ final class FakeBackend implements Backend {
 
     @Override
     public Plan renderIncremental(Plan previous, NodeState state, StateDelta delta) {
+        calls.add("render-incremental");
         incrementalRenders++;
         return renderLines(state);
     }
@@ -144,6 +154,7 @@ final class FakeBackend implements Backend {
 
     @Override
     public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
+        calls.add("diff-from-kernel");
         kernelReads++;
         if (kernelReadFailure != null) {
             throw kernelReadFailure;

@@ -61,6 +61,19 @@ class RulesIntactTest {
         assertThat(h.backend.applied.getLast().kind()).isEqualTo(SyncKind.FULL);
         assertThat(h.backend.applied.getLast().succeeded()).isTrue();
         assertThat(h.backend.applied.getLast().text()).contains("10.0.1.7");
+        // each of those syncs told the backend before it rendered (it may read the kernel beside the render)
+        List<String> calls = h.backend.calls;
+        int since = 0;
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).equals("diff-from-kernel")) {
+                List<String> before = calls.subList(since, i);
+                assertThat(before).as("calls before diff %d", i).contains("will-diff-from-kernel");
+                int rendered = Math.max(before.lastIndexOf("render"), before.lastIndexOf("render-incremental"));
+                assertThat(before.lastIndexOf("will-diff-from-kernel")).as("calls before diff %d: %s", i, before).isLessThan(rendered);
+                since = i + 1;
+            }
+        }
+        assertThat(calls).filteredOn("will-diff-from-kernel"::equals).hasSize(h.backend.kernelReads);
     }
 
     @Test

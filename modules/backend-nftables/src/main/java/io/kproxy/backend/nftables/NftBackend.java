@@ -32,6 +32,12 @@ final class NftBackend implements Backend {
     private volatile Transaction adoption;
     /** The kernel refused the last takeover: the next transaction from the kernel recreates the tables. */
     private volatile boolean adoptionRefused;
+    /** The read {@link #willDiffFromKernel} started, for the next {@link #diffFromKernel}; null when none. */
+    private volatile Forked<Read> reading;
+
+    /** Both families' tables as read, how long that took, or why it failed. */
+    private record Read(NfTableObjects v4, NfTableObjects v6, long millis, KernelException failure) {
+    }
 
     NftBackend(KernelPort kernel, ConntrackPort conntrack, Optional<KernelTable.Reader> tables, AutoCloseable resources) {
         this.kernel = kernel;
@@ -68,14 +74,23 @@ final class NftBackend implements Backend {
      */
     @Override
     public Transaction diffFromKernel(Plan desired, SyncOptions options) throws KernelException {
+        Forked<Read> ahead = reading;
+        reading = null;
         if (tables.isEmpty() || adoptionRefused) {
             adoptionRefused = false;
+            if (ahead != null) {
+                ahead.join();
+            }
             return diff(Optional.empty(), desired, options);
         }
         long start = System.nanoTime();
-        NfTableObjects v4 = tables.get().read(NftFamily.V4);
-        NfTableObjects v6 = tables.get().read(NftFamily.V6);
-        long read = (System.nanoTime() - start) / 1_000_000;
+        Read r = ahead != null ? ahead.join() : read();
+        if (r.failure() != null) {
+            throw r.failure();
+        }
+        NfTableObjects v4 = r.v4();
+        NfTableObjects v6 = r.v6();
+        long read = r.millis();
         if (!v4.exists() && !v6.exists()) {
             return diff(Optional.empty(), desired, options);
         }
@@ -83,15 +98,40 @@ final class NftBackend implements Backend {
         if (NftDiff.holds(v4, want.v4(), want.marker()) && NftDiff.holds(v6, want.v6(), want.marker())) {
             // A restart whose journal's state is the one the previous process programmed last:
             // nothing to write but the declarations (docs/backends/nftables.md, "Restart without rewriting").
-            LOG.info("nftables take-over decision=keep-tables reason=generation-marker-matches ipv4_chains={} ipv6_chains={} ruleset={} read_millis={} millis={}",
-                    v4.chains().size(), v6.chains().size(), want.rulesetHash(), read, (System.nanoTime() - start) / 1_000_000);
+            LOG.info("nftables take-over decision=keep-tables reason=generation-marker-matches ipv4_chains={} ipv6_chains={} ruleset={} read_ahead={} read_millis={} millis={}",
+                    v4.chains().size(), v6.chains().size(), want.rulesetHash(), ahead != null, read, (System.nanoTime() - start) / 1_000_000);
             return NftDiff.kept(want);
         }
         Transaction tx = NftDiff.adopt(v4, v6, want, options.now());
-        LOG.info("nftables take-over ipv4_chains={} ipv6_chains={} operations={} read_millis={} millis={}", v4.chains().size(), v6.chains().size(),
-                tx.operations(), read, (System.nanoTime() - start) / 1_000_000);
+        LOG.info("nftables take-over ipv4_chains={} ipv6_chains={} operations={} read_ahead={} read_millis={} millis={}", v4.chains().size(),
+                v6.chains().size(), tx.operations(), ahead != null, read, (System.nanoTime() - start) / 1_000_000);
         adoption = tx;
         return tx;
+    }
+
+    /**
+     * Starts reading both tables' names on a {@code kproxy-kernel-read} thread, for the next
+     * {@link #diffFromKernel}, while the engine renders (the read at 100,000 Services: 2 s, mostly
+     * the kernel's dump and the netlink thread's decoding). The engine's sync thread makes both
+     * calls; a read left by a sync that failed before its diff is dropped for a new one.
+     */
+    @Override
+    public void willDiffFromKernel() {
+        if (tables.isPresent() && !adoptionRefused) {
+            reading = Forked.start("kproxy-kernel-read", this::read);
+        }
+    }
+
+    /** Both families' tables now; a failure is kept in the result, for the caller to throw. */
+    private Read read() {
+        long start = System.nanoTime();
+        try {
+            NfTableObjects v4 = tables.orElseThrow().read(NftFamily.V4);
+            NfTableObjects v6 = tables.orElseThrow().read(NftFamily.V6);
+            return new Read(v4, v6, (System.nanoTime() - start) / 1_000_000, null);
+        } catch (KernelException e) {
+            return new Read(null, null, (System.nanoTime() - start) / 1_000_000, e);
+        }
     }
 
     @Override
