@@ -52,6 +52,23 @@ final class DraftPlan {
     private volatile boolean stopped;
     private long renders;
 
+    /** Changed service ports up to which a render on top of a draft is always taken: either way is quick. */
+    static final int ALWAYS_CLOSE = 256;
+
+    /**
+     * Whether {@code node} is close enough to the draft that {@code delta} leads from for a render
+     * on top of it ({@link Backend#renderIncremental}) to beat one from scratch: at most an eighth
+     * of the node's service ports changed (or {@link #ALWAYS_CLOSE}). An incremental render costs
+     * several times a full render per port, and more when the ports' count crosses a power of two
+     * (the nftables backend moves every endpoint dispatch then): at 100,000 Services a first sync
+     * from a draft of 50,000 took 22-26 s, the render from scratch 6-8 s (docs/benchmarks.md,
+     * "Fifteenth pass").
+     */
+    static boolean closeEnough(StateDelta delta, NodeState node) {
+        int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
+        return delta.changedPorts().size() <= Math.max(ALWAYS_CLOSE, ports / 8);
+    }
+
     /** {@code clock} must agree with {@code scheduler}'s timers. */
     DraftPlan(Backend backend, Scheduler scheduler, EngineClock clock, Supplier<FoldedState> live) {
         this.backend = backend;
@@ -84,15 +101,11 @@ final class DraftPlan {
             }
             Draft d = latest;
             Plan plan;
-            if (d == null) {
-                plan = backend.render(node);
-            } else {
-                StateDelta delta = StateDelta.between(d.node(), node);
-                if (delta.isEmpty()) {
-                    return;
-                }
-                plan = backend.renderIncremental(d.plan(), node, delta);
+            StateDelta delta = d == null ? null : StateDelta.between(d.node(), node);
+            if (delta != null && delta.isEmpty()) {
+                return;
             }
+            plan = delta != null && closeEnough(delta, node) ? backend.renderIncremental(d.plan(), node, delta) : backend.render(node);
             latest = new Draft(plan, node);
             renders++;
         } catch (RuntimeException e) {

@@ -163,12 +163,12 @@ final class SyncCycle {
                 compactBeforeLargeRender(target.node());
                 long rendering = clock.nanoTime();
                 Optional<DraftPlan.Draft> d = draft.take();
-                plan = d.isPresent()
-                        ? backend.renderIncremental(d.get().plan(), target.node(), StateDelta.between(d.get().node(), target.node()))
-                        : backend.render(target.node());
-                LOG.info("decision=rendered-from-scratch service_ports={} from_draft={} millis={}",
-                        target.node().ipv4().ports().size() + target.node().ipv6().ports().size(), d.isPresent(),
-                        (clock.nanoTime() - rendering) / 1_000_000);
+                StateDelta fromDraft = d.map(x -> StateDelta.between(x.node(), target.node())).orElse(null);
+                boolean useDraft = fromDraft != null && DraftPlan.closeEnough(fromDraft, target.node());
+                plan = useDraft ? backend.renderIncremental(d.get().plan(), target.node(), fromDraft) : backend.render(target.node());
+                LOG.info("decision=rendered-from-scratch service_ports={} draft_ports={} from_draft={} millis={}",
+                        target.node().ipv4().ports().size() + target.node().ipv6().ports().size(), d.map(x -> x.plan().servicePorts()).orElse(0),
+                        useDraft, (clock.nanoTime() - rendering) / 1_000_000);
             }
             SyncOptions syncOptions = full ? SyncOptions.fullAt(now) : SyncOptions.at(now);
             // With no plan to trust, the backend reads what the kernel holds and takes it over.

@@ -69,6 +69,23 @@ class DraftPlanTest {
     }
 
     @Test
+    void aDraftFarBehindTheSyncedStateGivesWayToARenderFromScratch() {
+        listing(10);
+        int full = h.backend.fullRenders;
+        int incremental = h.backend.incrementalRenders;
+        int services = 8 * DraftPlan.ALWAYS_CLOSE;
+        for (int i = 11; i <= services; i++) {
+            h.append(service("s" + i, "172.30." + i / 250 + "." + i % 250).observed(), slice("s" + i, "10.0." + i / 250 + "." + i % 250).observed());
+        }
+        assertThat(h.backend.fullRenders + h.backend.incrementalRenders).as("no draft caught up: no time passed").isEqualTo(full + incremental);
+        h.append(new SourceSynced(ResourceKind.SERVICE, "1"), new SourceSynced(ResourceKind.ENDPOINT_SLICE, "1"));
+        assertThat(h.backend.fullRenders).as("the draft of 10 of %d ports was dropped", services).isEqualTo(full + 1);
+        assertThat(h.backend.incrementalRenders).isEqualTo(incremental);
+        assertThat(h.backend.applied.getFirst().text()).contains("ns/s1:p", "ns/s" + services + ":p");
+        assertThat(h.events(SyncApplied.class).getFirst().rulesetHash()).isEqualTo(h.backend.render(h.engine.state().node()).rulesetHash());
+    }
+
+    @Test
     void draftsDuringTheListAreSpacedNotBackToBack() {
         listing(100);
         int renders = h.backend.fullRenders + h.backend.incrementalRenders;
