@@ -11,6 +11,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * One family's desired table: the base ruleset, every service port's fragment, the positions of
@@ -146,23 +148,7 @@ record FamilyPlan(
      * added in that order, as {@link #with} adds them fragment by fragment.
      */
     static PersistentMap<ElementKey, Claims> claims(List<Runs> runs) {
-        Claimed[] a = runs.get(0).claims();
-        Claimed[] b = runs.size() < 2 ? new Claimed[0] : runs.get(1).claims();
-        ElementKey[] keys = new ElementKey[a.length + b.length];
-        Claims[] values = new Claims[keys.length];
-        int n = 0;
-        int i = 0;
-        int j = 0;
-        while (i < a.length || j < b.length) {
-            Claimed c = j == b.length || i < a.length && a[i].compareTo(b[j]) <= 0 ? a[i++] : b[j++];
-            if (n > 0 && keys[n - 1].equals(c.key())) {
-                values[n - 1] = values[n - 1].plus(c.owner(), c.element());
-            } else {
-                keys[n] = c.key();
-                values[n++] = Claims.of(c.owner(), c.element());
-            }
-        }
-        return PersistentMap.ofSorted(keys, values, n);
+        return merged(runs, Runs::claims, Claimed::key, c -> Claims.of(c.owner(), c.element()), (had, c) -> had.plus(c.owner(), c.element()));
     }
 
     /**
@@ -170,20 +156,33 @@ record FamilyPlan(
      * one in fragment order is kept, as {@link #with} would keep it.
      */
     static PersistentMap<String, NftChain> chains(List<Runs> runs) {
-        NftChain[] a = runs.get(0).chains();
-        NftChain[] b = runs.size() < 2 ? new NftChain[0] : runs.get(1).chains();
-        String[] keys = new String[a.length + b.length];
-        NftChain[] values = new NftChain[keys.length];
+        return merged(runs, Runs::chains, NftChain::name, c -> c, (had, c) -> c);
+    }
+
+    /**
+     * The map of the one or two sorted runs {@code part} picks from {@code runs}, merged in key
+     * order (of equal keys, the first run's first): an entry's value is {@code first} of the
+     * first item with its key, folded with {@code again} over the others in that order.
+     */
+    private static <T, K extends Comparable<? super K>, V> PersistentMap<K, V> merged(List<Runs> runs, Function<Runs, T[]> part,
+            Function<T, K> key, Function<T, V> first, BiFunction<V, T, V> again) {
+        T[] a = part.apply(runs.get(0));
+        T[] b = runs.size() < 2 ? Arrays.copyOf(a, 0) : part.apply(runs.get(1));
+        @SuppressWarnings("unchecked")
+        K[] keys = (K[]) new Comparable<?>[a.length + b.length];
+        @SuppressWarnings("unchecked")
+        V[] values = (V[]) new Object[keys.length];
         int n = 0;
         int i = 0;
         int j = 0;
         while (i < a.length || j < b.length) {
-            NftChain c = j == b.length || i < a.length && a[i].name().compareTo(b[j].name()) <= 0 ? a[i++] : b[j++];
-            if (n > 0 && keys[n - 1].equals(c.name())) {
-                values[n - 1] = c;
+            T next = j == b.length || i < a.length && key.apply(a[i]).compareTo(key.apply(b[j])) <= 0 ? a[i++] : b[j++];
+            K k = key.apply(next);
+            if (n > 0 && keys[n - 1].compareTo(k) == 0) {
+                values[n - 1] = again.apply(values[n - 1], next);
             } else {
-                keys[n] = c.name();
-                values[n++] = c;
+                keys[n] = k;
+                values[n++] = first.apply(next);
             }
         }
         return PersistentMap.ofSorted(keys, values, n);
