@@ -21,7 +21,9 @@ import reactor.core.scheduler.Scheduler;
  * render of a cold JVM takes seconds). It is never applied and never recorded: nothing is
  * programmed before Services and EndpointSlices have both synced (docs/design.md, "The event log");
  * the first sync {@link #take}s it and renders only what changed since
- * ({@link Backend#renderIncremental}, equal to a full render by the backend's contract).
+ * ({@link Backend#renderIncremental}, equal to a full render by the backend's contract), or from
+ * scratch when that is most of the state ({@link #closeEnough}; a draft far behind renders from
+ * scratch too).
  *
  * <p>Renders run on the given scheduler, off the fold and sync threads, one at a time; requests
  * coalesce, and a render starts no sooner than {@link #MIN_GAP}, or twice the last render's

@@ -50,7 +50,10 @@ import org.slf4j.LoggerFactory;
  *       kernel holds and takes it over, so a restart does not disturb traffic); the hourly one, a node change and a change of the
  *       dataplane pin (rollback, resume) rewrite everything;</li>
  *   <li>render (incrementally from the last applied plan when there is one, or on the first
- *       sync from the {@link DraftPlan} rendered while the initial list arrived), diff, apply;</li>
+ *       sync from the {@link DraftPlan} rendered while the initial list arrived, unless the state
+ *       moved far from it: {@link DraftPlan#closeEnough}), diff, apply; before a render for
+ *       {@code diffFromKernel} the backend is told ({@link Backend#willDiffFromKernel}), so that it
+ *       can read the kernel beside the render;</li>
  *   <li>before a partial sync, {@link Backend#rulesIntact()}: when the backend's rules are gone
  *       (the iptables canary, docs/upstream-behaviour.md §1.5 row 42) the sync becomes a full
  *       one with no last plan;
