@@ -67,8 +67,7 @@ final class DraftPlan {
      * "Fifteenth pass").
      */
     static boolean closeEnough(StateDelta delta, NodeState node) {
-        int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
-        return delta.changedPorts().size() <= Math.max(ALWAYS_CLOSE, ports / 8);
+        return delta.changedPorts().size() <= Math.max(ALWAYS_CLOSE, node.servicePorts() / 8);
     }
 
     /** {@code clock} must agree with {@code scheduler}'s timers. */

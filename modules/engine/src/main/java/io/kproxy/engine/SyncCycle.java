@@ -170,7 +170,7 @@ final class SyncCycle {
                 boolean useDraft = fromDraft != null && DraftPlan.closeEnough(fromDraft, target.node());
                 plan = useDraft ? backend.renderIncremental(d.get().plan(), target.node(), fromDraft) : backend.render(target.node());
                 LOG.info("decision=rendered-from-scratch service_ports={} draft_ports={} from_draft={} millis={}",
-                        target.node().ipv4().ports().size() + target.node().ipv6().ports().size(), d.map(x -> x.plan().servicePorts()).orElse(0),
+                        target.node().servicePorts(), d.map(x -> x.plan().servicePorts()).orElse(0),
                         useDraft, (clock.nanoTime() - rendering) / 1_000_000);
             }
             SyncOptions syncOptions = full ? SyncOptions.fullAt(now) : SyncOptions.at(now);
@@ -352,7 +352,7 @@ final class SyncCycle {
      * The memory goal and its measurements: docs/benchmarks.md, "Agent end to end".
      */
     private void compactBeforeLargeRender(NodeState node) {
-        int ports = node.ipv4().ports().size() + node.ipv6().ports().size();
+        int ports = node.servicePorts();
         if (ports >= LARGE_RENDER_PORTS) {
             compactHeap("before rendering a large full sync from scratch", "service_ports", ports);
         }

@@ -27,4 +27,9 @@ public record NodeState(NodeInfo node, DataplaneSettings settings, boolean synce
     public FamilyState family(IpFamily family) {
         return family == IpFamily.IPV4 ? ipv4 : ipv6;
     }
+
+    /** The service ports of both families. */
+    public int servicePorts() {
+        return ipv4.ports().size() + ipv6.ports().size();
+    }
 }

@@ -16,12 +16,10 @@ record Slots(Map<String, SlotTable> byProto) {
         byProto = Map.copyOf(byProto);
     }
 
-    /** The tables holding exactly the given chains, per protocol. */
-    static Slots of(Map<String, List<String>> chainsByProto) {
-        return of(chainsByProto, false);
-    }
-
-    /** {@link #of(Map)}, each table's two maps built on two cores with {@code fork} ({@link SlotTable#of(java.util.Collection, boolean)}). */
+    /**
+     * The tables holding exactly the given chains, per protocol; with {@code fork} each table's two
+     * maps are built on two cores ({@link SlotTable#of(java.util.Collection, boolean)}).
+     */
     static Slots of(Map<String, List<String>> chainsByProto, boolean fork) {
         Map<String, SlotTable> t = new HashMap<>();
         chainsByProto.forEach((proto, chains) -> t.put(proto, SlotTable.of(chains, fork)));
